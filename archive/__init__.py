@@ -1,0 +1,1 @@
+"""The archive: committed captures of every CR release and the SQLite store built from them."""

@@ -1,0 +1,77 @@
+"""A comparison form of rules text: the same words in the same typography, whatever the era.
+
+Releases differ in typography that carries no meaning: curly or straight quotes, `—` or `-`,
+`™`, `(tm)` or nothing, `{Tap}` or `{T}`, font-letter mana (`o2, ocT`) in 1999, doubled
+spaces. `normalise` maps all of them to one form, so that two clauses compare equal exactly
+when their words do. The 2019-01-25 release, set in plain ASCII, normalises to the same
+clauses as 2018-10-05 wherever the rules did not change.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CHARACTERS = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2212": "-",
+        "\u00a0": " ",
+        "\u2002": " ",
+        "\u2003": " ",
+        "\u2009": " ",
+        "\u202f": " ",
+        "\u2022": "*",
+        "\u00b7": "*",
+        "\u2122": "",
+        "\u00ae": "",
+        "\u00a9": "(c)",
+        "\ufeff": "",
+    }
+)
+_TRADEMARKS = re.compile(r"\((?:tm|TM|r|R)\)")
+_DOUBLE_DASH = re.compile(r"\s*-{2,}\s*|\s+-\s+")  # spaced or doubled dashes: one "-"
+_ELLIPSIS = re.compile(r"\u2026")
+# Font-letter mana of the 1999-11-01 conversion: "o2" is {2}, "ocT" is {T}, "oW" is {W}.
+_FONT_MANA = re.compile(r"(?<![A-Za-z0-9])o(c?)([0-9]{1,2}|[WUBRGXYZST])(?![A-Za-z0-9])")
+_MANA_WORDS = {"{Tap}": "{T}", "{tap}": "{T}", "{Untap}": "{Q}", "{untap}": "{Q}"}
+_MANA_WORD = re.compile("|".join(re.escape(word) for word in _MANA_WORDS))
+_SPACE = re.compile(r"[ \t]+")
+_SPACE_BEFORE_PUNCTUATION = re.compile(r" +([,.;:!?)])")
+
+
+def normalise(text: str) -> str:
+    """The comparison form of a clause's text.
+
+    >>> normalise("Magic: The Gathering\u2014Conspiracy\u2122 isn\u2019t \u201cfun\u201d")
+    'Magic: The Gathering-Conspiracy isn\\'t "fun"'
+    >>> normalise('Magic: The Gathering-Conspiracy(tm) isn\\'t "fun"')
+    'Magic: The Gathering-Conspiracy isn\\'t "fun"'
+    >>> normalise("Pay o2, ocT:  draw a card")
+    'Pay {2}, {T}: draw a card'
+    """
+    text = unicodedata.normalize("NFC", text).translate(_CHARACTERS)
+    text = _TRADEMARKS.sub("", text)
+    text = _ELLIPSIS.sub("...", text)
+    text = _FONT_MANA.sub(lambda m: "{" + m[2] + "}", text)
+    text = _MANA_WORD.sub(lambda m: _MANA_WORDS[m[0]], text)
+    text = _DOUBLE_DASH.sub("-", text)
+    lines = [_SPACE.sub(" ", line).strip() for line in text.split("\n")]
+    text = "\n".join(line for line in lines if line)
+    return _SPACE_BEFORE_PUNCTUATION.sub(r"\1", text)

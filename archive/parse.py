@@ -1,0 +1,290 @@
+"""Split the decoded text of a CR release into its parts, losslessly.
+
+Every line of the text belongs to exactly one part, and `"".join(p.raw for p in parts)` is the
+text again, byte for byte. Blank lines and banner lines (`=====`) belong to the part above them.
+Each part also carries `text`: its words with numbering, banners and hard wrapping removed.
+
+The layout differs by era (see the corpus README); the parser keys on what all eras share:
+a contents table before the first rule, numbered chapters (`5. Additional Rules`), sections
+(`504. Face-Down Spells and Permanents`), rules (`504.2.`), subrules (`502.26f`), `Example:`
+paragraphs, then `Glossary`, an optional `Index` (1999) and `Credits`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from archive.errors import CaptureError
+
+CHAPTER = re.compile(r"^\s*(\d)\.\s+([A-Z][^.]{0,60})\s*$")
+SECTION = re.compile(r"^\s*(\d{3})\.\s+([A-Z][^\n]{0,80}?)\s*$")
+RULE = re.compile(r"^\s*(\d{3})\.(\d+)\.?\s+(\S.*?)\s*$")
+SUBRULE = re.compile(r"^\s*(\d{3})\.(\d+)([a-z]+)\.?\s+(\S.*?)\s*$")
+EXAMPLE = re.compile(r"^\s*(?:Example|EXAMPLE|Examples|EXAMPLES)s?\s*:")
+BANNER = re.compile(r"^\s*([-=_*~])\1{2,}\s*$")
+FIRST_RULE = re.compile(r"^\s*100\.1\.?\s+\S")
+HEADING_LINE = {
+    "contents": re.compile(r"^\s*(Table of )?Contents\s*$", re.IGNORECASE),
+    "glossary": re.compile(r"^\s*Glossary\s*$"),
+    "index": re.compile(r"^\s*Index\s*$"),
+    "credits": re.compile(r"^\s*Credits\s*$"),
+}
+STATED_DATE = re.compile(
+    r"(?:current|effective) as of\s+([A-Z][a-z]+\.? \d{1,2}, \d{4})", re.IGNORECASE
+)
+
+# Kinds of part, in the vocabulary shared by the store, JSON and the site.
+FRONT, CONTENTS, CHAPTER_KIND, SECTION_KIND = "front", "contents", "chapter", "section"
+RULE_KIND, SUBRULE_KIND, EXAMPLE_KIND = "rule", "subrule", "example"
+GLOSSARY_HEADING, GLOSSARY_KIND, INDEX, CREDITS = "glossary-heading", "glossary", "index", "credits"
+CLAUSE_KINDS = (CHAPTER_KIND, SECTION_KIND, RULE_KIND, SUBRULE_KIND, EXAMPLE_KIND, GLOSSARY_KIND)
+
+
+@dataclass
+class Part:
+    """One piece of a release: a rule, an example, a glossary entry, the credits, ..."""
+
+    kind: str
+    raw: str
+    text: str = ""
+    number: str | None = None
+    parent: str | None = None
+    title: str | None = None
+    line: int = 1  # 1-based line where the part starts in the decoded text
+
+
+@dataclass
+class ParsedRelease:
+    parts: list[Part]
+    wrapped: bool
+    complete: bool
+    stated_date_text: str | None
+    warnings: list[str]
+
+    def rebuild(self) -> str:
+        return "".join(part.raw for part in self.parts)
+
+
+@dataclass(slots=True)
+class _Line:
+    index: int
+    content: str  # without its line ending
+    raw: str  # with its line ending
+    blank: bool  # empty, white space only, or a banner of dashes or equals signs
+
+
+def _line(index: int, content: str, raw: str) -> _Line:
+    blank = not content.strip() or bool(BANNER.match(content))
+    return _Line(index, content, raw, blank)
+
+
+def split_lines(text: str) -> list[_Line]:
+    """Lines with their LF kept, so that joining the raws gives the text back."""
+    pieces = text.split("\n")
+    lines = [_line(i, piece, piece + "\n") for i, piece in enumerate(pieces[:-1])]
+    if pieces[-1]:
+        lines.append(_line(len(pieces) - 1, pieces[-1], pieces[-1]))
+    return lines
+
+
+def parse_release(text: str, path: str = "<text>") -> ParsedRelease:
+    """Parse one release's decoded text (line endings already LF)."""
+    lines = split_lines(text)
+    body_start = _find_body_start(lines, path)
+    glossary_start = _last_heading(lines, "glossary", body_start)
+    if glossary_start is None:
+        raise CaptureError(path, _truncation_message(lines))
+    index_start = _last_heading(lines, "index", glossary_start)
+    credits_start = _last_heading(lines, "credits", index_start or glossary_start)
+    contents_start = _find_contents_start(lines, body_start)
+    body = lines[body_start:glossary_start]
+    starts = [None if line.blank else _classify(line.content) for line in body]
+    wrapped = _is_hard_wrapped(body, starts)
+
+    parts: list[Part] = []
+    if contents_start > 0:
+        parts.append(_block(FRONT, lines[:contents_start]))
+    if body_start > contents_start:
+        parts.append(_block(CONTENTS, lines[contents_start:body_start]))
+    parts.extend(_parse_body(body, starts, wrapped))
+    glossary_end = index_start or credits_start or len(lines)
+    parts.extend(_parse_glossary(lines[glossary_start:glossary_end], wrapped))
+    if index_start is not None:
+        parts.append(_block(INDEX, lines[index_start : credits_start or len(lines)]))
+    if credits_start is not None:
+        parts.append(_block(CREDITS, lines[credits_start:]))
+
+    warnings = []
+    if credits_start is None:
+        warnings.append("no credits after the glossary: the text looks truncated")
+    stated = STATED_DATE.search("".join(p.raw for p in parts[:2]))
+    return ParsedRelease(
+        parts=parts,
+        wrapped=wrapped,
+        complete=credits_start is not None,
+        stated_date_text=stated.group(1) if stated else None,
+        warnings=warnings,
+    )
+
+
+def _find_body_start(lines: list[_Line], path: str) -> int:
+    first_rule = next((ln.index for ln in lines if FIRST_RULE.match(ln.content)), None)
+    if first_rule is None:
+        raise CaptureError(path, "no rule 100.1 found: this is not a Comprehensive Rules text")
+    for index in range(first_rule - 1, max(first_rule - 12, -1), -1):
+        if CHAPTER.match(lines[index].content):
+            return index
+    for index in range(first_rule - 1, max(first_rule - 12, -1), -1):
+        if SECTION.match(lines[index].content):
+            return index
+    return first_rule
+
+
+def _last_heading(lines: list[_Line], name: str, after: int | None) -> int | None:
+    if after is None:
+        return None
+    pattern = HEADING_LINE[name]
+    found = [ln.index for ln in lines[after:] if pattern.match(ln.content)]
+    return found[-1] if found else None
+
+
+def _truncation_message(lines: list[_Line]) -> str:
+    last = next((ln for ln in reversed(lines) if ln.content.strip()), None)
+    where = f" (it ends at line {last.index + 1}: {last.content.strip()[:50]!r})" if last else ""
+    return f"the rules never reach the glossary: the text is truncated{where}"
+
+
+def _find_contents_start(lines: list[_Line], body_start: int) -> int:
+    for ln in lines[:body_start]:
+        if HEADING_LINE["contents"].match(ln.content):
+            return _include_banner_above(lines, ln.index)
+    for ln in lines[:body_start]:
+        if CHAPTER.match(ln.content):
+            return ln.index
+    return body_start
+
+
+def _include_banner_above(lines: list[_Line], index: int) -> int:
+    return index - 1 if index > 0 and BANNER.match(lines[index - 1].content) else index
+
+
+def _is_hard_wrapped(body: list[_Line], starts: list[tuple[str, str | None, str] | None]) -> bool:
+    """True when paragraphs run over several lines (the 2001-2004 layouts and 1999-04-23)."""
+    continued = sum(
+        1
+        for before, line, start in zip(body, body[1:], starts[1:], strict=False)
+        if not before.blank and not line.blank and start is None
+    )
+    paragraphs = sum(1 for start in starts if start is not None)
+    return continued > paragraphs * 0.5
+
+
+def _classify(content: str) -> tuple[str, str | None, str] | None:
+    """Kind, number and text of a line that starts a part of the rules, else None."""
+    first = content.lstrip()[:1]
+    if not first or not (first.isdigit() or first in "Ee"):
+        return None
+    if match := SUBRULE.match(content):
+        return SUBRULE_KIND, f"{match[1]}.{match[2]}{match[3]}", match[4]
+    if match := RULE.match(content):
+        return RULE_KIND, f"{match[1]}.{match[2]}", match[3]
+    if match := SECTION.match(content):
+        return SECTION_KIND, match[1], match[2]
+    if match := CHAPTER.match(content):
+        return CHAPTER_KIND, match[1], match[2]
+    if EXAMPLE.match(content):
+        return EXAMPLE_KIND, None, content.strip()
+    return None
+
+
+def _parse_body(
+    body: list[_Line], starts: list[tuple[str, str | None, str] | None], wrapped: bool
+) -> Iterator[Part]:
+    current: Part | None = None
+    pieces: list[str] = []
+    previous_blank = True
+    last_rule: str | None = None
+    for line, classified in zip(body, starts, strict=True):
+        starts = classified is not None and (
+            not wrapped or previous_blank or classified[0] == EXAMPLE_KIND
+        )
+        if starts and classified is not None:
+            if current is not None:
+                current.text = _join(pieces, wrapped)
+                yield current
+            kind, number, words = classified
+            current = Part(kind=kind, raw="", number=number, line=line.index + 1)
+            if kind in (CHAPTER_KIND, SECTION_KIND):
+                current.title = words
+            current.parent = _parent_of(kind, number, last_rule)
+            if kind in (RULE_KIND, SUBRULE_KIND):
+                last_rule = number
+            pieces = [words]
+        elif current is None:
+            current = Part(kind="text", raw="", line=line.index + 1)
+            pieces = [line.content.strip()] if not line.blank else []
+        elif not line.blank:
+            pieces.append(line.content.strip())
+        current.raw += line.raw
+        previous_blank = line.blank
+    if current is not None:
+        current.text = _join(pieces, wrapped)
+        yield current
+
+
+def _parent_of(kind: str, number: str | None, last_rule: str | None) -> str | None:
+    if kind == EXAMPLE_KIND:
+        return last_rule
+    if number is None or kind == CHAPTER_KIND:
+        return None
+    if kind == SECTION_KIND:
+        return number[0]
+    if kind == RULE_KIND:
+        return number.split(".")[0]
+    return number.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
+    """The heading, then one part per entry: a term line at the margin after a blank line."""
+    current = Part(kind=GLOSSARY_HEADING, raw="", text="Glossary", line=lines[0].index + 1)
+    pieces: list[str] = []
+    previous_blank = False
+    for line in lines:
+        at_margin = not line.blank and not line.content[:1].isspace()
+        if previous_blank and at_margin and line.index != lines[0].index:
+            if current.kind == GLOSSARY_KIND:
+                current.text = _join(pieces, wrapped)
+            yield current
+            term = line.content.strip()
+            current = Part(kind=GLOSSARY_KIND, raw="", title=term, line=line.index + 1)
+            pieces = []
+        elif current.kind == GLOSSARY_KIND and not line.blank:
+            pieces.append(line.content.strip())
+        current.raw += line.raw
+        previous_blank = line.blank
+    if current.kind == GLOSSARY_KIND:
+        current.text = _join(pieces, wrapped)
+    yield current
+
+
+def _block(kind: str, lines: list[_Line]) -> Part:
+    raw = "".join(line.raw for line in lines)
+    words = [line.content.strip() for line in lines if not line.blank]
+    return Part(kind=kind, raw=raw, text="\n".join(words), line=lines[0].index + 1)
+
+
+def _join(pieces: list[str], wrapped: bool) -> str:
+    """Undo hard wrapping: lines joined by spaces, `face-` + `down` kept as `face-down`."""
+    if not wrapped:
+        return "\n".join(pieces)
+    joined = ""
+    for piece in pieces:
+        if not joined:
+            joined = piece
+        elif joined.endswith("-") and joined[-2:-1].isalpha() and piece[:1].islower():
+            joined += piece
+        else:
+            joined += " " + piece
+    return joined

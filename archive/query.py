@@ -1,0 +1,223 @@
+"""Read the store: releases, one clause as of a date, a capture rebuilt from its parts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.errors import LookupFailed
+
+RULE_NUMBER = re.compile(r"^(?:\d|\d{3}|\d{3}\.\d+[a-z]*)$")
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_date(text: str) -> str:
+    """Check an ISO date given by a user and return it."""
+    if not DATE.match(text):
+        raise LookupFailed(f"{text!r} is not a date: write it as YYYY-MM-DD")
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError as exc:
+        raise LookupFailed(f"{text!r} is not a real date: {exc}") from exc
+
+
+def canonical_number(text: str) -> str:
+    """'504.2.' -> '504.2'; rejects what cannot be a rule number.
+
+    >>> canonical_number("708.2a"), canonical_number("504.2."), canonical_number("504")
+    ('708.2a', '504.2', '504')
+    """
+    cleaned = text.strip().rstrip(".")
+    if not RULE_NUMBER.match(cleaned):
+        raise LookupFailed(f"{text!r} is not a rule number (write it like 504, 504.2 or 708.2a)")
+    return cleaned
+
+
+def releases(db: Database) -> list[dict[str, Any]]:
+    """Every release, oldest first, with its name, counts and the capture it was read from."""
+    return list(
+        db.query(
+            """SELECT releases.date, releases.name, releases.clauses, releases.rules,
+                      releases.glossary_entries, releases.stated_date, captures.file AS capture
+               FROM releases JOIN captures ON captures.id = releases.capture_id
+               ORDER BY releases.date"""
+        )
+    )
+
+
+def release_in_force(db: Database, as_of: str | None) -> str:
+    """The newest release on or before `as_of` (the newest of all when None)."""
+    if as_of is None:
+        row = next(db.query("SELECT max(date) AS date FROM releases"))
+        if row["date"] is None:
+            raise LookupFailed("the store holds no release yet: run `rules-history ingest`")
+        return str(row["date"])
+    when = parse_date(as_of)
+    row = next(db.query("SELECT max(date) AS date FROM releases WHERE date <= ?", [when]))
+    if row["date"] is None:
+        first = next(db.query("SELECT min(date) AS date FROM releases"))["date"]
+        raise LookupFailed(f"{when} is before the first release in the store ({first})")
+    return str(row["date"])
+
+
+def resolve_release(db: Database, text: str) -> str:
+    """A release named by its date exactly, or the one in force on that date."""
+    when = parse_date(text)
+    if db["releases"].count_where("date = ?", [when]):
+        return when
+    return release_in_force(db, when)
+
+
+@dataclass
+class Clause:
+    release: str
+    number: str
+    kind: str
+    title: str | None
+    text: str
+    normalised: str
+    raw: str
+    parent: str | None
+    position: int
+    line: int
+    part_id: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def show(db: Database, number: str, as_of: str | None = None) -> dict[str, Any]:
+    """The clause numbered `number` in the release in force on `as_of`, with its examples."""
+    wanted = canonical_number(number)
+    release = release_in_force(db, as_of)
+    rows = list(
+        db.query(
+            "SELECT * FROM clauses WHERE release = ? AND number = ? ORDER BY position",
+            [release, wanted],
+        )
+    )
+    if not rows:
+        raise LookupFailed(_missing_message(db, wanted, release))
+    row = rows[0]
+    examples = [
+        ex["text"]
+        for ex in db.query(
+            """SELECT text FROM clauses WHERE release = ? AND kind = 'example' AND parent = ?
+               AND position > ? ORDER BY position""",
+            [release, wanted, row["position"]],
+        )
+    ]
+    children = [
+        child["number"]
+        for child in db.query(
+            "SELECT number FROM clauses WHERE release = ? AND parent = ? AND number IS NOT NULL"
+            " ORDER BY position",
+            [release, wanted],
+        )
+    ]
+    capture = next(
+        db.query(
+            "SELECT captures.file, captures.url FROM releases JOIN captures"
+            " ON captures.id = releases.capture_id WHERE releases.date = ?",
+            [release],
+        )
+    )
+    return {
+        "release": release,
+        "as_of": as_of,
+        "number": wanted,
+        "kind": row["kind"],
+        "title": row["title"],
+        "text": row["text"],
+        "examples": examples,
+        "subrules": children,
+        "parent": row["parent"],
+        "normalised": row["normalised"],
+        "raw": row["raw"],
+        "line": row["line"],
+        "capture": capture["file"],
+        "source_url": capture["url"],
+        "duplicates": len(rows) - 1,
+    }
+
+
+def _missing_message(db: Database, number: str, release: str) -> str:
+    last = next(
+        db.query(
+            "SELECT max(release) AS r FROM clauses WHERE number = ? AND release < ?",
+            [number, release],
+        )
+    )["r"]
+    later = next(
+        db.query(
+            "SELECT min(release) AS r FROM clauses WHERE number = ? AND release > ?",
+            [number, release],
+        )
+    )["r"]
+    message = f"there is no rule {number} in the {release} release"
+    if last:
+        message += f"; it was last numbered so in {last} (try --as-of {last}, or `trace`)"
+    elif later:
+        message += f"; that number first appears in {later}"
+    else:
+        message += "; no release in the store has that number"
+    return message
+
+
+def capture_for_export(db: Database, release: str, capture_file: str | None) -> dict[str, Any]:
+    """The capture row to export: the release's preferred one, or the one named."""
+    if capture_file is None:
+        rows = list(
+            db.query(
+                "SELECT captures.* FROM releases JOIN captures ON captures.id = releases.capture_id"
+                " WHERE releases.date = ?",
+                [release],
+            )
+        )
+    else:
+        rows = list(
+            db.query(
+                "SELECT * FROM captures WHERE release_date = ? AND (file = ? OR file LIKE ?)",
+                [release, capture_file, f"%/{capture_file}"],
+            )
+        )
+    if not rows:
+        others = [
+            r["file"]
+            for r in db.query("SELECT file FROM captures WHERE release_date = ?", [release])
+        ]
+        raise LookupFailed(
+            f"no capture {capture_file!r} for release {release}; it has: {', '.join(others)}"
+        )
+    return rows[0]
+
+
+def rebuild_text(db: Database, capture_id: int) -> str:
+    """The capture's decoded text (LF line endings), rebuilt from its stored parts."""
+    return "".join(
+        row[0]
+        for row in db.execute(
+            "SELECT raw_texts.raw FROM parts JOIN raw_texts ON raw_texts.hash = parts.raw_hash"
+            " WHERE parts.capture_id = ? ORDER BY parts.position",
+            [capture_id],
+        )
+    )
+
+
+def export_parts(db: Database, capture_id: int) -> list[dict[str, Any]]:
+    """The capture's parts as plain rows (kind, number, title, text, raw), in order."""
+    return list(
+        db.query(
+            """SELECT parts.position, parts.kind, parts.number, parts.parent, parts.title,
+                      parts.line, clause_versions.text, clause_versions.normalised,
+                      raw_texts.raw
+               FROM parts JOIN raw_texts ON raw_texts.hash = parts.raw_hash
+               LEFT JOIN clause_versions ON clause_versions.hash = parts.version_hash
+               WHERE parts.capture_id = ? ORDER BY parts.position""",
+            [capture_id],
+        )
+    )

@@ -1,0 +1,130 @@
+"""The SQLite store: its location, its schema and the migrations that build it.
+
+Tables (all readable in Datasette as they are):
+- `sources`: where captures come from (a repository, a website).
+- `captures`: one row per captured file, with its sha256, URL, capture time and how it parsed.
+- `releases`: one row per CR release, with the capture its clauses were read from.
+- `raw_texts`: each distinct raw span of text, by hash; a capture is the concatenation of
+  its parts' raw spans, so every capture can be rebuilt from the store.
+- `clause_versions`: each distinct wording of a clause, by hash, written once (git-history
+  style: a new row only when the words change), with its normalised form.
+- `parts`: the parts of each capture in order: kind, number, parent, title, and hashes
+  into `raw_texts` and `clause_versions`.
+- `clauses` (view): the parts of each release's preferred capture with their text.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlite_utils import Database, Migrations
+
+DEFAULT_DB = Path("_build") / "rules.db"
+DB_ENV = "RULES_HISTORY_DB"
+
+migrations = Migrations("rules-history")
+
+
+def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """`--db` if given, else `$RULES_HISTORY_DB`, else `_build/rules.db`."""
+    if explicit:
+        return Path(explicit)
+    return Path(os.environ.get(DB_ENV) or DEFAULT_DB)
+
+
+def open_store(path: str | os.PathLike[str] | None = None) -> Database:
+    """Open (creating if needed) the store and bring its schema up to date."""
+    target = db_path(path)
+    if str(target) != ":memory:":
+        target.parent.mkdir(parents=True, exist_ok=True)
+    db = Database(target)
+    db.conn.execute("PRAGMA foreign_keys = ON")
+    if str(target) != ":memory:":
+        db.enable_wal()
+        db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
+    migrations.apply(db)
+    return db
+
+
+@migrations()
+def m001_archive(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE sources (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            name TEXT,
+            url TEXT,
+            notes TEXT
+        );
+        CREATE TABLE captures (
+            id INTEGER PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            file TEXT NOT NULL,
+            kind TEXT NOT NULL DEFAULT 'cr',
+            release_date TEXT,
+            role TEXT,
+            preferred INTEGER NOT NULL DEFAULT 0,
+            url TEXT,
+            capture_time TEXT,
+            source_id TEXT REFERENCES sources(id),
+            encoding TEXT,
+            line_endings TEXT,
+            bytes INTEGER,
+            stated_date TEXT,
+            stated_date_text TEXT,
+            text_sha256 TEXT,
+            hard_wrapped INTEGER,
+            complete INTEGER,
+            parser_version INTEGER,
+            warnings TEXT,
+            notes TEXT
+        );
+        CREATE INDEX captures_release ON captures(release_date);
+        CREATE TABLE releases (
+            date TEXT PRIMARY KEY,
+            stated_date TEXT,
+            name TEXT,
+            capture_id INTEGER NOT NULL REFERENCES captures(id),
+            clauses INTEGER,
+            rules INTEGER,
+            glossary_entries INTEGER
+        );
+        CREATE TABLE raw_texts (
+            hash TEXT PRIMARY KEY,
+            raw TEXT NOT NULL
+        );
+        CREATE TABLE clause_versions (
+            hash TEXT PRIMARY KEY,
+            text TEXT NOT NULL,
+            normalised TEXT NOT NULL,
+            normalised_hash TEXT NOT NULL,
+            first_release TEXT
+        );
+        CREATE INDEX clause_versions_normalised ON clause_versions(normalised_hash);
+        CREATE TABLE parts (
+            id INTEGER PRIMARY KEY,
+            capture_id INTEGER NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            number TEXT,
+            parent TEXT,
+            title TEXT,
+            line INTEGER,
+            raw_hash TEXT NOT NULL REFERENCES raw_texts(hash),
+            version_hash TEXT REFERENCES clause_versions(hash),
+            UNIQUE (capture_id, position)
+        );
+        CREATE VIEW clauses AS
+            SELECT releases.date AS release, parts.id AS part_id, parts.position, parts.kind,
+                   parts.number, parts.parent, parts.title, parts.line,
+                   clause_versions.text, clause_versions.normalised, parts.version_hash,
+                   raw_texts.raw
+            FROM releases
+            JOIN parts ON parts.capture_id = releases.capture_id
+            JOIN raw_texts ON raw_texts.hash = parts.raw_hash
+            LEFT JOIN clause_versions ON clause_versions.hash = parts.version_hash;
+        """
+    )
+    db["clause_versions"].enable_fts(["text"], tokenize="porter", create_triggers=True)

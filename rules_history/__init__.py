@@ -1,0 +1,1 @@
+"""rules-history: the command line that wires crawler, archive and renderer together."""

@@ -1,0 +1,3 @@
+from rules_history.cli import main
+
+main()
