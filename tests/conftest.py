@@ -1,0 +1,69 @@
+"""Shared fixtures: stores built from the real committed captures, once per test session."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from archive.ingest import ingest_captures
+from archive.manifest import CAPTURES_DIR
+from archive.store import open_store
+
+# Releases that carry the face-down story, and the renumberings of 2009 and 2021.
+SMALL_RELEASES = (
+    "2002-10-07",
+    "2008-02-01",
+    "2009-05-01",
+    "2009-07-08",
+    "2018-10-05",
+    "2019-01-25",
+    "2020-01-22",
+    "2021-06-09",
+    "2021-07-12",
+    "2024-06-07",
+)
+
+
+def make_captures_dir(target: Path, dates: tuple[str, ...]) -> Path:
+    """A captures folder holding only the given releases (all their captures)."""
+    manifest = json.loads((CAPTURES_DIR / "manifest.json").read_bytes())
+    chosen = [entry for entry in manifest if entry["date"] in dates]
+    (target / "cr").mkdir(parents=True, exist_ok=True)
+    for entry in chosen:
+        shutil.copyfile(CAPTURES_DIR / entry["file"], target / entry["file"])
+    (target / "manifest.json").write_text(json.dumps(chosen, indent=1))
+    return target
+
+
+@pytest.fixture(scope="session")
+def full_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """Every committed capture ingested into one store (about ten seconds)."""
+    path = tmp_path_factory.mktemp("full") / "rules.db"
+    db = open_store(path)
+    report = ingest_captures(db)
+    assert not report.failed, report.failed
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def small_captures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_captures_dir(tmp_path_factory.mktemp("small-captures"), SMALL_RELEASES)
+
+
+@pytest.fixture(scope="session")
+def small_store(
+    tmp_path_factory: pytest.TempPathFactory, small_captures: Path
+) -> Iterator[Database]:
+    """The releases in SMALL_RELEASES only: enough for the face-down story."""
+    path = tmp_path_factory.mktemp("small") / "rules.db"
+    db = open_store(path)
+    report = ingest_captures(db, small_captures)
+    assert not report.failed, report.failed
+    yield db
+    db.close()
