@@ -128,3 +128,55 @@ def m001_archive(db: Database) -> None:
         """
     )
     db["clause_versions"].enable_fts(["text"], tokenize="porter", create_triggers=True)
+
+
+@migrations()
+def m002_lineage(db: Database) -> None:
+    """Lineages: one identity per clause across releases, its members and its events.
+
+    `lineage_alignments` records which pair of captures each release was aligned from, so
+    that `build_lineage` redoes only releases whose alignment is missing or stale.
+    """
+    db.executescript(
+        """
+        CREATE TABLE lineages (
+            id INTEGER PRIMARY KEY,
+            first_release TEXT NOT NULL,
+            last_release TEXT NOT NULL,
+            first_number TEXT,
+            last_number TEXT,
+            kind TEXT NOT NULL
+        );
+        CREATE TABLE lineage_members (
+            part_id INTEGER PRIMARY KEY REFERENCES parts(id) ON DELETE CASCADE,
+            lineage_id INTEGER NOT NULL REFERENCES lineages(id),
+            release TEXT NOT NULL,
+            number TEXT,
+            kind TEXT
+        );
+        CREATE INDEX lineage_members_lineage ON lineage_members(lineage_id, release);
+        CREATE INDEX lineage_members_release ON lineage_members(release, number);
+        CREATE TABLE lineage_events (
+            id INTEGER PRIMARY KEY,
+            lineage_id INTEGER NOT NULL REFERENCES lineages(id),
+            release TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            old_numbers TEXT NOT NULL,
+            new_numbers TEXT NOT NULL,
+            old_part_id INTEGER,
+            new_part_id INTEGER,
+            related_lineages TEXT NOT NULL DEFAULT '[]',
+            similarity REAL
+        );
+        CREATE INDEX lineage_events_lineage ON lineage_events(lineage_id, release);
+        CREATE INDEX lineage_events_release ON lineage_events(release, kind);
+        CREATE TABLE lineage_alignments (
+            release TEXT PRIMARY KEY,
+            previous_release TEXT,
+            capture_id INTEGER NOT NULL,
+            previous_capture_id INTEGER,
+            version INTEGER NOT NULL,
+            counts TEXT
+        );
+        """
+    )
