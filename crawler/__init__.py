@@ -1,0 +1,1 @@
+"""The crawler: Wayback captures of CR releases and witness pages, kept as evidence."""
