@@ -1,0 +1,107 @@
+"""What one release says: its numbered clauses and where the face-down rules live in it.
+
+Clause numbers are reused after renumberings (707 was face-down rules, then copying), so
+sections and keyword rules are found by their titles in the release's own text, never by a
+fixed number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sqlite_utils import Database
+
+# Titles of the rules that carry each mechanic, as the CR prints them.
+SECTION_TITLES = {
+    "face-down": ("Face-Down Spells and Permanents", "Face-Down Creatures"),
+    "copy": ("Copying Objects", "Copying Spells and Abilities"),
+}
+KEYWORD_TITLES = {
+    "morph": "Morph",
+    "manifest": "Manifest",
+    "cloak": "Cloak",
+    "disguise": "Disguise",
+    "manifest dread": "Manifest Dread",
+}
+
+
+@dataclass(frozen=True)
+class Clause:
+    number: str
+    text: str
+    normalised: str
+
+
+@dataclass
+class Era:
+    """The numbered clauses of one release, in order, and the face-down mechanics it has."""
+
+    release: str
+    clauses: list[Clause]
+    by_number: dict[str, Clause] = field(default_factory=dict)
+    mechanics: dict[str, str] = field(default_factory=dict)
+
+    def under(self, number: str) -> list[Clause]:
+        """The clause `number` and everything numbered beneath it (504 -> 504.1, 504.2a...)."""
+        prefix = number if "." in number else number + "."
+        return [c for c in self.clauses if c.number == number or c.number.startswith(prefix)]
+
+    def rules_of(self, *mechanics: str) -> list[Clause]:
+        """All clauses of the given mechanics' rules (the ones this release has)."""
+        found: list[Clause] = []
+        for name in mechanics:
+            if name in self.mechanics:
+                found.extend(self.under(self.mechanics[name]))
+        return found
+
+    def find(self, pattern: str, within: list[Clause] | None = None) -> list[Clause]:
+        """Clauses whose text matches `pattern` (a regex, case-insensitive)."""
+        regex = re.compile(pattern, re.IGNORECASE)
+        pool = self.clauses if within is None else within
+        return [c for c in pool if regex.search(c.text)]
+
+    def first(self, pattern: str, within: list[Clause] | None = None) -> Clause | None:
+        found = self.find(pattern, within)
+        return found[0] if found else None
+
+
+def read_era(db: Database, release: str) -> Era:
+    """Read one release's numbered clauses from the store (the release's preferred capture)."""
+    clauses: list[Clause] = []
+    by_number: dict[str, Clause] = {}
+    titles: dict[str, str] = {}
+    for number, kind, text, normalised in db.execute(
+        "SELECT number, kind, text, normalised FROM clauses WHERE release = ?"
+        " AND number IS NOT NULL AND kind IN ('section', 'rule', 'subrule') ORDER BY position",
+        [release],
+    ).fetchall():
+        if number in by_number:  # a duplicated number: the first one is the rule in force
+            continue
+        clause = Clause(number, text or "", normalised or "")
+        clauses.append(clause)
+        by_number[number] = clause
+        if kind in ("section", "rule") and len(clause.text) < 60:
+            titles.setdefault(clause.text.strip(), number)
+    return Era(release, clauses, by_number, _mechanics(titles, by_number, clauses))
+
+
+def _mechanics(
+    titles: dict[str, str], by_number: dict[str, Clause], clauses: list[Clause]
+) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name, options in SECTION_TITLES.items():
+        for title in options:
+            if title in titles:
+                found[name] = titles[title]
+                break
+    for name, title in KEYWORD_TITLES.items():
+        if title in titles:
+            found[name] = titles[title]
+    if "morph" in found:
+        prefix = found["morph"] + "."
+        for clause in clauses:
+            if clause.number.startswith(prefix) and clause.text.startswith("Megamorph"):
+                found["megamorph"] = clause.number
+                break
+    return found
