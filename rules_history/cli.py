@@ -183,5 +183,12 @@ def bench(captures_dir: Path) -> None:
     print_json(run_benchmarks(captures_dir))
 
 
+# The crawler's commands live in their own module; it imports the helpers defined above.
+from rules_history.crawl_cli import crawl_command, warc_command  # noqa: E402
+
+main.add_command(crawl_command)
+main.add_command(warc_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,142 @@
+"""The `crawl` and `warc` commands: wiring of the crawler, registered on the main group."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rules_history.cli import print_json, reports_errors
+
+DEFAULT_CAPTURES = Path("_build") / "captures"
+
+
+@click.command("crawl")
+@click.option("--source", "source_ids", multiple=True, help="A catalogue source id (repeatable).")
+@click.option("--release", "releases", multiple=True, help="A CR release date (repeatable).")
+@click.option(
+    "--wayback",
+    default="https://web.archive.org",
+    show_default=True,
+    help="Base URL of the Wayback Machine (or a mirror); CDX and id_ URLs are built from it.",
+)
+@click.option(
+    "--captures",
+    "captures_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_CAPTURES,
+    show_default=True,
+    help="Captures folder: objects, index.json and the manifest.json ingest reads.",
+)
+@click.option("--offline", is_flag=True, help="Never touch the network; report what is missing.")
+@click.option(
+    "--dry-run", is_flag=True, help="List the requests a crawl would make; fetch nothing."
+)
+@click.option(
+    "--catalogue",
+    "catalogue_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Another catalogue file (default: crawler/catalogue.jsonl).",
+)
+@click.option("--rate", type=float, default=20.0, show_default=True, help="CDX requests a minute.")
+@click.option(
+    "--fetch-rate", type=float, default=30.0, show_default=True, help="Capture requests a minute."
+)
+@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds a request.")
+@click.option("--retries", type=int, default=5, show_default=True, help="Retries of a request.")
+@click.option(
+    "--backoff", type=float, default=2.0, show_default=True, help="First retry delay (doubles)."
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@reports_errors
+def crawl_command(
+    source_ids: tuple[str, ...],
+    releases: tuple[str, ...],
+    wayback: str,
+    captures_dir: Path,
+    offline: bool,
+    dry_run: bool,
+    catalogue_file: Path | None,
+    rate: float,
+    fetch_rate: float,
+    timeout: float,
+    retries: int,
+    backoff: float,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Capture CR releases and witness pages from the Wayback Machine into a captures folder.
+
+    Sources already captured are skipped, so an interrupted crawl resumes where it stopped.
+    Then `rules-history ingest --captures DIR` reads what was captured.
+    """
+    from tqdm import tqdm
+
+    from crawler.capture_store import CaptureStore
+    from crawler.catalogue import CATALOGUE_FILE, load_catalogue, select
+    from crawler.crawl import crawl
+    from crawler.wayback import Policy, WaybackSession
+
+    sources = select(load_catalogue(catalogue_file or CATALOGUE_FILE), source_ids, releases)
+    store = CaptureStore(captures_dir)
+    policy = Policy(
+        timeout=timeout,
+        cdx_per_minute=rate,
+        fetch_per_minute=fetch_rate,
+        retries=retries,
+        backoff=backoff,
+    )
+    session = None if offline or dry_run else WaybackSession(wayback, policy)
+
+    def progress(items: Any) -> Any:
+        return tqdm(items, desc="crawl", unit="source", disable=quiet or None, file=sys.stderr)
+
+    try:
+        report = crawl(sources, store, session, progress=progress, dry_run=dry_run)
+    finally:
+        if session is not None:
+            session.close()
+    if as_json:
+        print_json(report.as_dict())
+    else:
+        _print_summary(report)
+    if any(reason != "not archived" for _s, reason, _d in report.failed):
+        sys.exit(1)
+
+
+def _print_summary(report: Any) -> None:
+    for source, request in report.planned:
+        click.echo(f"would request: {source}: {request}")
+    click.echo(
+        f"fetched {len(report.fetched)}, skipped {len(report.skipped)}, failed {len(report.failed)}"
+    )
+    reasons: dict[str, int] = {}
+    for _source, reason in report.skipped:
+        reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in sorted(reasons.items()):
+        click.echo(f"  skipped {count}: {reason}")
+    for source, reason, detail in report.failed:
+        click.echo(f"failed: {source}: {reason}: {detail}", err=True)
+
+
+@click.command("warc")
+@click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--captures",
+    "captures_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=DEFAULT_CAPTURES,
+    show_default=True,
+    help="Captures folder to export.",
+)
+@reports_errors
+def warc_command(output: Path, captures_dir: Path) -> None:
+    """Export a captures folder as a WARC file (gzipped when OUTPUT ends in .gz)."""
+    from crawler.capture_store import CaptureStore
+    from crawler.warc import export_warc
+
+    count = export_warc(CaptureStore(captures_dir), output)
+    click.echo(f"wrote {count} records to {output}")
