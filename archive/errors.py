@@ -13,6 +13,10 @@ class CaptureError(RulesHistoryError):
         self.path = path
         self.problem = problem
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        # Parsing runs in worker processes; the error must cross back intact.
+        return (type(self), (self.path, self.problem))
+
 
 class LookupFailed(RulesHistoryError):
     """A rule number, release or date that the store cannot answer for."""

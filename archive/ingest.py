@@ -64,7 +64,6 @@ def ingest_captures(
     """Ingest every capture the folder's manifest lists; return what happened to each."""
     report = IngestReport()
     captures = load_manifest(captures_dir)
-    _register_sources(db, captures)
     stored = {
         row["sha256"]: row["parser_version"]
         for row in db.query("select sha256, parser_version from captures")
@@ -127,10 +126,13 @@ def _parsed_in_parallel(
             yield capture, future.result()
 
 
-def _register_sources(db: Database, captures: list[CaptureInfo]) -> None:
-    for repo in sorted({c.source_repo for c in captures if c.source_repo}):
-        kind, url = SOURCES.get(repo, ("repository", None))
-        db["sources"].upsert({"id": repo, "kind": kind, "name": repo, "url": url}, pk="id")
+def _register_source(db: Database, capture: CaptureInfo) -> None:
+    if capture.source_repo:
+        kind, url = SOURCES.get(capture.source_repo, ("repository", None))
+        db.conn.execute(
+            "INSERT OR IGNORE INTO sources (id, kind, name, url) VALUES (?, ?, ?, ?)",
+            [capture.source_repo, kind, capture.source_repo, url],
+        )
 
 
 @dataclass
@@ -154,7 +156,10 @@ def _store_capture(
     db: Database, capture: CaptureInfo, size: int, parsed: ParsedRelease, known: _KnownHashes
 ) -> None:
     conn = db.conn
+    _register_source(db, capture)
     if capture.sha256 in known.captures:  # stored by an older parser: replace it whole
+        old = "SELECT id FROM captures WHERE sha256 = ?"
+        conn.execute(f"DELETE FROM releases WHERE capture_id IN ({old})", [capture.sha256])
         conn.execute("DELETE FROM captures WHERE sha256 = ?", [capture.sha256])
     text = parsed.rebuild()
     capture_id = conn.execute(
