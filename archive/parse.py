@@ -207,10 +207,10 @@ def _parse_body(
     previous_blank = True
     last_rule: str | None = None
     for line, classified in zip(body, starts, strict=True):
-        starts = classified is not None and (
+        begins = classified is not None and (
             not wrapped or previous_blank or classified[0] == EXAMPLE_KIND
         )
-        if starts and classified is not None:
+        if begins and classified is not None:
             if current is not None:
                 current.text = _join(pieces, wrapped)
                 yield current

@@ -127,7 +127,7 @@ def m001_archive(db: Database) -> None:
             LEFT JOIN clause_versions ON clause_versions.hash = parts.version_hash;
         """
     )
-    db["clause_versions"].enable_fts(["text"], tokenize="porter", create_triggers=True)
+    db.table("clause_versions").enable_fts(["text"], tokenize="porter", create_triggers=True)
 
 
 @migrations()
