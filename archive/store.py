@@ -180,3 +180,49 @@ def m002_lineage(db: Database) -> None:
         );
         """
     )
+
+
+@migrations()
+def m003_witnesses(db: Database) -> None:
+    """Witnesses: secondary sources quoting the CR, each clause cross-checked.
+
+    `witness_captures` holds one row per parsed witness capture; `witnesses` one row per
+    quoted clause, with the release it quotes (the one in force on the date the witness
+    gives), the archive clause version it was compared with, the agreement (`agrees`,
+    `differs`, `not-in-release`, `not-a-quote`) and the word diff as JSON.
+    """
+    db.executescript(
+        """
+        CREATE TABLE witness_captures (
+            id INTEGER PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            source TEXT NOT NULL,
+            parser TEXT NOT NULL,
+            file TEXT NOT NULL,
+            url TEXT,
+            capture_time TEXT,
+            form TEXT,
+            page_date TEXT,
+            clauses INTEGER
+        );
+        CREATE TABLE witnesses (
+            id INTEGER PRIMARY KEY,
+            capture_id INTEGER NOT NULL REFERENCES witness_captures(id) ON DELETE CASCADE,
+            source TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            number TEXT,
+            title TEXT,
+            text TEXT NOT NULL,
+            quoted_date TEXT,
+            date_basis TEXT,
+            release TEXT,
+            archive_version TEXT,
+            agreement TEXT NOT NULL,
+            word_diff TEXT,
+            UNIQUE (capture_id, position)
+        );
+        CREATE INDEX witnesses_rule ON witnesses(number, release);
+        CREATE INDEX witnesses_version ON witnesses(archive_version);
+        """
+    )
