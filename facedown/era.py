@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from sqlite_utils import Database
 
@@ -41,11 +42,13 @@ class Era:
     clauses: list[Clause]
     by_number: dict[str, Clause] = field(default_factory=dict)
     mechanics: dict[str, str] = field(default_factory=dict)
+    _under: dict[str, list[Clause]] = field(default_factory=dict, repr=False)
 
     def under(self, number: str) -> list[Clause]:
         """The clause `number` and everything numbered beneath it (504 -> 504.1, 504.2a...)."""
-        prefix = number if "." in number else number + "."
-        return [c for c in self.clauses if c.number == number or c.number.startswith(prefix)]
+        if number not in self._under:
+            self._under[number] = [c for c in self.clauses if is_under(c.number, number)]
+        return self._under[number]
 
     def rules_of(self, *mechanics: str) -> list[Clause]:
         """All clauses of the given mechanics' rules (the ones this release has)."""
@@ -57,13 +60,31 @@ class Era:
 
     def find(self, pattern: str, within: list[Clause] | None = None) -> list[Clause]:
         """Clauses whose text matches `pattern` (a regex, case-insensitive)."""
-        regex = re.compile(pattern, re.IGNORECASE)
+        regex = _compiled(pattern)
         pool = self.clauses if within is None else within
         return [c for c in pool if regex.search(c.text)]
 
     def first(self, pattern: str, within: list[Clause] | None = None) -> Clause | None:
         found = self.find(pattern, within)
         return found[0] if found else None
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def is_under(number: str, parent: str) -> bool:
+    """Is `number` the clause `parent` or numbered beneath it?
+
+    >>> is_under("702.36b", "702.36"), is_under("702.360", "702.36"), is_under("504.2a", "504")
+    (True, False, True)
+    """
+    if number == parent:
+        return True
+    if "." in parent:
+        return re.fullmatch(re.escape(parent) + r"[a-z]+", number) is not None
+    return number.startswith(parent + ".")
 
 
 def read_era(db: Database, release: str) -> Era:
@@ -76,11 +97,9 @@ def read_era(db: Database, release: str) -> Era:
         " AND number IS NOT NULL AND kind IN ('section', 'rule', 'subrule') ORDER BY position",
         [release],
     ).fetchall():
-        if number in by_number:  # a duplicated number: the first one is the rule in force
-            continue
         clause = Clause(number, text or "", normalised or "")
-        clauses.append(clause)
-        by_number[number] = clause
+        clauses.append(clause)  # a number printed twice (2006-05-01 has two 501s) keeps both
+        by_number.setdefault(number, clause)
         if kind in ("section", "rule") and len(clause.text) < 60:
             titles.setdefault(clause.text.strip(), number)
     return Era(release, clauses, by_number, _mechanics(titles, by_number, clauses))
@@ -99,9 +118,8 @@ def _mechanics(
         if title in titles:
             found[name] = titles[title]
     if "morph" in found:
-        prefix = found["morph"] + "."
         for clause in clauses:
-            if clause.number.startswith(prefix) and clause.text.startswith("Megamorph"):
+            if is_under(clause.number, found["morph"]) and clause.text.startswith("Megamorph"):
                 found["megamorph"] = clause.number
                 break
     return found

@@ -250,7 +250,7 @@ def copy_of_face_down(era: Era) -> Ruling:
 def turn_up_copy(era: Era) -> Ruling:
     """Can that copy of a face-down creature be turned face up?"""
     rule = era.first(
-        r"turn (?:a|any) face-down permanent you control face up|"
+        r"turn (?:a|any) face-down permanent you control (?:with an? \w+ ability )?face up|"
         r"morph cost (?:for|of) any face-down permanent",
         era.rules_of("morph"),
     )
@@ -313,7 +313,7 @@ def gained_control(era: Era) -> Ruling:
     """You gain control of an opponent's face-down creature: may you look and turn it up?"""
     look = _look_rule(era)
     turn = era.first(
-        r"face-down permanent you control face up|"
+        r"face-down permanent you control (?:with an? \w+ ability )?face up|"
         r"morph cost (?:for|of) any face-down permanent you control",
         era.rules_of("morph"),
     )

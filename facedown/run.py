@@ -1,0 +1,131 @@
+"""Run every scenario against every release it applies to; flag where the outcome changes.
+
+One record per scenario and release. When the outcome differs from the scenario's previous
+applicable release, `changed` is set and `rule_change` lists the cited clauses that were
+added, removed, reworded or renumbered between the two releases (their normalised text
+compared), which is the rule change behind it. When only the cites change (a renumbering),
+`renumbered` is set instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.query import release_in_force
+from archive.worddiff import word_diff
+from facedown.era import Clause, Era, read_era
+from facedown.scenarios import SCENARIOS, Scenario
+
+
+def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
+    """Records for every scenario and release; with `as_of`, only the release then in force.
+
+    Each record: scenario, title, release, mechanic, outcome, cites, expected, agrees,
+    source, finding, text_says, changed, previous_release, previous_outcome, rule_change,
+    renumbered, detail.
+    """
+    wanted = release_in_force(db, as_of) if as_of else None
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    if wanted is not None:
+        dates = [d for d in dates if d <= wanted][-2:]  # its predecessor tells what changed
+    eras = [read_era(db, d) for d in dates]
+    records = [record for scenario in SCENARIOS for record in run_scenario(scenario, eras)]
+    if wanted is not None:
+        records = [r for r in records if r["release"] == wanted]
+    return records
+
+
+def run_scenario(scenario: Scenario, eras: list[Era]) -> list[dict[str, Any]]:
+    """One scenario over the given eras (oldest first), skipping those it doesn't apply to."""
+    records: list[dict[str, Any]] = []
+    previous: tuple[Era, dict[str, Any]] | None = None
+    for era in eras:
+        if not scenario.applies(era):
+            previous = None
+            continue
+        record = evaluate(scenario, era)
+        if previous is not None:
+            flag_change(record, *previous, era)
+        records.append(record)
+        previous = (era, record)
+    return records
+
+
+def evaluate(scenario: Scenario, era: Era) -> dict[str, Any]:
+    ruling = scenario.ask(era)
+    expect = scenario.expected(era.release)
+    agrees = ruling.outcome == expect.answer
+    return {
+        "scenario": scenario.id,
+        "title": scenario.title,
+        "release": era.release,
+        "mechanic": list(scenario.mechanic),
+        "outcome": ruling.outcome,
+        "cites": list(ruling.cites),
+        "detail": ruling.detail,
+        "expected": expect.answer,
+        "agrees": agrees,
+        "source": expect.source,
+        "text_says": expect.text_says,
+        "finding": expect.finding if not agrees else None,
+        "changed": False,
+        "previous_release": None,
+        "previous_outcome": None,
+        "rule_change": [],
+        "renumbered": False,
+    }
+
+
+def flag_change(record: dict[str, Any], old_era: Era, old: dict[str, Any], new_era: Era) -> None:
+    record["previous_release"] = old["release"]
+    record["previous_outcome"] = old["outcome"]
+    if record["outcome"] != old["outcome"]:
+        record["changed"] = True
+        record["rule_change"] = rule_change(old_era, old["cites"], new_era, record["cites"])
+    elif record["cites"] != old["cites"]:
+        record["renumbered"] = True
+        record["rule_change"] = rule_change(old_era, old["cites"], new_era, record["cites"])
+
+
+def rule_change(
+    old: Era, old_cites: list[str], new: Era, new_cites: list[str]
+) -> list[dict[str, Any]]:
+    """How the clauses cited on either side differ between two releases.
+
+    Cites are paired by their place in the ruling (the same role in both releases), since a
+    number alone is no identity: numbers are reused after renumberings.
+    """
+    changes: list[dict[str, Any]] = []
+    for index in range(max(len(old_cites), len(new_cites))):
+        before = old.by_number[old_cites[index]] if index < len(old_cites) else None
+        after = new.by_number[new_cites[index]] if index < len(new_cites) else None
+        if before is None:
+            changes.append(_change("added", None, after))
+        elif after is None:
+            changes.append(_change("removed", before, None))
+        elif before.normalised != after.normalised:
+            kind = "reworded" if before.number == after.number else "renumbered and reworded"
+            changes.append(_change(kind, before, after))
+        elif before.number != after.number:
+            changes.append(_change("renumbered", before, after))
+    return changes
+
+
+def _change(kind: str, before: Clause | None, after: Clause | None) -> dict[str, Any]:
+    return {
+        "change": kind,
+        "before": before.number if before else None,
+        "after": after.number if after else None,
+        "before_text": before.text if before else None,
+        "after_text": after.text if after else None,
+        "diff": _diff(before, after),
+    }
+
+
+def _diff(before: Clause | None, after: Clause | None) -> list[list[Any]]:
+    """Word diff of the two wordings: [[op, text], ...] with op -1 removed, 0 kept, 1 added."""
+    if before is None or after is None or before.text == after.text:
+        return []
+    return [[op, text] for op, text in word_diff(before.text, after.text)]
