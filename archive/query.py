@@ -10,6 +10,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
+from archive.witnesses import witnesses_for
 
 RULE_NUMBER = re.compile(r"^(?:\d|\d{3}|\d{3}\.\d+[a-z]*)$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -142,6 +143,7 @@ def show(db: Database, number: str, as_of: str | None = None) -> dict[str, Any]:
         "capture": capture["file"],
         "source_url": capture["url"],
         "duplicates": len(rows) - 1,
+        "witnesses": witnesses_for(db, release, wanted),
     }
 
 

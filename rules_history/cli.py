@@ -75,6 +75,7 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
     from tqdm import tqdm
 
     from archive.ingest import ingest_captures
+    from rules_history.crawl_cli import ingest_witnesses
 
     db = open_store(db_file)
 
@@ -82,13 +83,16 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
         return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
 
     report = ingest_captures(db, captures_dir, progress=progress)
+    witnessed = ingest_witnesses(db, captures_dir)  # after the releases they are checked against
+    report.failed.extend(witnessed.pop("failed"))
     if as_json:
-        print_json(report.__dict__)
+        print_json({**report.__dict__, "witnesses": witnessed})
     else:
         click.echo(
             f"ingested {len(report.ingested)}, already stored {len(report.skipped)}, "
             f"failed {len(report.failed)}"
         )
+        click.echo(f"witnesses: {len(witnessed['stored'])} captures, {witnessed['counts']}")
         for file, warning in report.warnings:
             click.echo(f"warning: {file}: {warning}", err=True)
     for _file, problem in report.failed:
@@ -132,6 +136,11 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     click.echo(clause["title"] or clause["text"])
     for example in clause["examples"]:
         click.echo(example)
+    for witness in clause.get("witnesses", []):
+        click.echo(
+            f"witness: {witness['source']} quotes the {witness['release']} wording:"
+            f" {witness['agreement']}"
+        )
 
 
 @main.command()
@@ -188,6 +197,13 @@ from rules_history.crawl_cli import crawl_command, warc_command  # noqa: E402
 
 main.add_command(crawl_command)
 main.add_command(warc_command)
+
+# The static site's commands (build, serve) live in their own module too.
+from rules_history.site_cli import build as build_command  # noqa: E402
+from rules_history.site_cli import serve as serve_command  # noqa: E402
+
+main.add_command(build_command)
+main.add_command(serve_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -37,8 +37,12 @@ def page_date(data: bytes) -> str | None:
 
 
 def parse_crystal_keep(data: bytes) -> list[WitnessClause]:
-    """Every `NNN.N - text [CompRules YYYY/MM/DD]` clause, and the section heading."""
+    """Every `NNN.N - text [CompRules YYYY/MM/DD]` clause, and the section heading.
+
+    The heading carries no tag: it is dated by the page (the rulings release it is from).
+    """
     clauses = []
+    dated = page_date(data)
     for line in page_lines(data):
         match = CR_LINE.match(line)
         if not match:
@@ -46,8 +50,9 @@ def parse_crystal_keep(data: bytes) -> list[WitnessClause]:
         number, body = match["number"], match["text"]
         tag = TAG.search(body)
         if SECTION_NUMBER.match(number):
+            title = body.strip()
             clauses.append(
-                WitnessClause("section", body.strip(), number, body.strip(), position=len(clauses))
+                WitnessClause("section", title, number, title, dated, "page date", len(clauses))
             )
             continue
         if not tag:

@@ -1,0 +1,51 @@
+"""The witness captures of a captures folder, parsed: what `ingest` hands to the store.
+
+A captures folder may hold witness captures in two places: `web/index.json` (the committed
+seeds, text forms of pages) and its own `index.json` (pages a crawl fetched as HTML).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from archive.witnesses import WitnessDocument
+from crawler.capture_store import INDEX_NAME, CaptureRecord, CaptureStore, StoreError
+from crawler.parsers import UnknownParser, parse_witness
+
+WEB_DIR = "web"
+
+
+def witness_stores(captures_dir: Path) -> list[CaptureStore]:
+    """The capture stores in the folder that hold an index."""
+    roots = [captures_dir / WEB_DIR, captures_dir]
+    return [CaptureStore(root) for root in roots if (root / INDEX_NAME).exists()]
+
+
+def parse_record(store: CaptureStore, record: CaptureRecord) -> WitnessDocument:
+    """One witness capture read (sha256 checked) and parsed by its parser."""
+    document = parse_witness(
+        store.read(record),
+        record.parser or "",
+        record.source,
+        record.sha256,
+        (store.root / record.file).as_posix(),
+        record.url or None,
+        record.quotes,
+    )
+    document.capture_time = record.capture_time
+    document.form = record.form
+    return document
+
+
+def witness_documents(captures_dir: Path) -> tuple[list[WitnessDocument], list[tuple[str, str]]]:
+    """Every witness capture of the folder, parsed; and the ones that failed, with why."""
+    documents, failed = [], []
+    for store in witness_stores(captures_dir):
+        for record in store.records:
+            if record.kind != "witness":
+                continue
+            try:
+                documents.append(parse_record(store, record))
+            except (OSError, StoreError, UnknownParser) as error:
+                failed.append((record.file, str(error)))
+    return documents, failed
