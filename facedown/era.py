@@ -64,6 +64,12 @@ class Era:
         pool = self.clauses if within is None else within
         return [c for c in pool if regex.search(c.text)]
 
+    def facing(self) -> list[Clause]:
+        """The clauses that mention a face at all: where the face-down rules can hide."""
+        if "face" not in self._under:
+            self._under["face"] = [c for c in self.clauses if "face" in c.text.lower()]
+        return self._under["face"]
+
     def first(self, pattern: str, within: list[Clause] | None = None) -> Clause | None:
         found = self.find(pattern, within)
         return found[0] if found else None
@@ -82,9 +88,10 @@ def is_under(number: str, parent: str) -> bool:
     """
     if number == parent:
         return True
-    if "." in parent:
-        return re.fullmatch(re.escape(parent) + r"[a-z]+", number) is not None
-    return number.startswith(parent + ".")
+    if not number.startswith(parent):
+        return False
+    rest = number[len(parent) :]
+    return rest.isalpha() if "." in parent else rest.startswith(".")
 
 
 def read_era(db: Database, release: str) -> Era:

@@ -169,7 +169,7 @@ def status_on_turn_up(era: Era) -> Ruling:
     same = era.find(ALREADY, _face_down(era))
     if not same:
         return Ruling(NOT_STATED)
-    status = era.first(r"status categories.*tapped/untapped.*face up/face down")
+    status = era.first(r"status categories.*tapped/untapped.*face up/face down", era.facing())
     return Ruling("unchanged", _cites(*same, status))
 
 
@@ -339,7 +339,7 @@ def revealed(era: Era, when: str) -> Ruling:
 
 def returns_face_up(era: Era) -> Ruling:
     """A face-down creature is exiled (Faceless Butcher) and returns: face up or down?"""
-    clause = era.first(rf"{ENTERS} untapped, unflipped, (?:and )?face up")
+    clause = era.first(rf"{ENTERS} untapped, unflipped, (?:and )?face up", era.facing())
     return Ruling("face up", _cites(clause)) if clause else Ruling(NOT_STATED)
 
 
@@ -348,7 +348,8 @@ def prohibited_face_up(era: Era) -> Ruling:
     found = era.find(
         r"effects that care about the characteristics of a spell will see only the face-down"
         r"|prohibitions that would apply to (?:playing|casting) (?:an object|a card) with these"
-        r"|prohibited from being cast to be cast face down"
+        r"|prohibited from being cast to be cast face down",
+        era.facing(),
     )
     if not found:
         return Ruling(NOT_STATED)
