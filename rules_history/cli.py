@@ -205,6 +205,11 @@ from rules_history.site_cli import serve as serve_command  # noqa: E402
 main.add_command(build_command)
 main.add_command(serve_command)
 
+# The face-down examples (facedown/) have their own module as well.
+from rules_history.examples_cli import examples as examples_command  # noqa: E402
+
+main.add_command(examples_command)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()
