@@ -1,0 +1,305 @@
+"""Lineages: a stable identity for each clause from its first release to its last, stored.
+
+`build_lineage` aligns each release with the one before it (`archive.align`) and writes
+`lineages`, `lineage_members` (one row per clause part) and `lineage_events` (one row per
+change: the release, its kind, the numbers before and after, and the lineages that a split
+or a merge links). It is incremental: a release whose alignment `lineage_alignments` records
+for the same pair of captures and the same `ALIGN_VERSION` is kept; from the first missing or
+stale release on, everything is recomputed, since later lineages depend on earlier ones.
+
+A member's `number` is the clause's number, or a glossary entry's term. Examples have no
+lineage of their own: they follow their rule.
+The reading side (trace, diff, blame) lives in its own modules and is re-exported here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
+
+ALIGN_VERSION = 1
+RUN = 8  # releases aligned per task in a worker process
+
+
+def load_clauses(db: Database, release: str) -> list[Clause]:
+    """The aligned parts of a release's preferred capture, in document order."""
+    marks = ", ".join("?" for _ in ALIGNED_KINDS)
+    rows = db.execute(
+        f"""SELECT parts.id, parts.kind, parts.number, parts.parent, parts.title,
+                   parts.version_hash, clause_versions.normalised, parts.position
+            FROM releases JOIN parts ON parts.capture_id = releases.capture_id
+            JOIN clause_versions ON clause_versions.hash = parts.version_hash
+            WHERE releases.date = ? AND parts.kind IN ({marks}) ORDER BY parts.position""",
+        [release, *ALIGNED_KINDS],
+    )
+    return [Clause(*row) for row in rows]
+
+
+@dataclass
+class _Lineages:
+    """Lineage rows being written, and the next free id."""
+
+    rows: dict[int, list[Any]] = field(default_factory=dict)
+    next_id: int = 1
+
+    @classmethod
+    def load(cls, db: Database, alive_in: str | None) -> _Lineages:
+        """The lineages that have a member in release `alive_in`, to be continued."""
+        top = db.execute("SELECT coalesce(max(id), 0) FROM lineages").fetchone()[0]
+        rows = db.execute(
+            """SELECT id, first_release, last_release, first_number, last_number, kind
+               FROM lineages WHERE id IN
+               (SELECT lineage_id FROM lineage_members WHERE release = ?)""",
+            [alive_in],
+        )
+        return cls({row[0]: list(row[1:]) for row in rows}, top + 1)
+
+    def start(self, release: str, clause: Clause) -> int:
+        lineage_id = self.next_id
+        self.next_id += 1
+        self.rows[lineage_id] = [release, release, clause.label, clause.label, clause.kind]
+        return lineage_id
+
+    def extend(self, lineage_id: int, release: str, clause: Clause) -> None:
+        row = self.rows[lineage_id]
+        row[1], row[3], row[4] = release, clause.label, clause.kind
+
+    def write(self, db: Database) -> None:
+        db.conn.executemany(
+            """INSERT OR REPLACE INTO lineages
+               (id, first_release, last_release, first_number, last_number, kind)
+               VALUES (?, ?, ?, ?, ?, ?)""",
+            [(lineage_id, *row) for lineage_id, row in self.rows.items()],
+        )
+
+
+def build_lineage(db: Database) -> dict[str, Any]:
+    """Align every release that needs it and store its lineages; returns what was done."""
+    releases = [
+        (row[0], row[1])
+        for row in db.execute("SELECT date, capture_id FROM releases ORDER BY date")
+    ]
+    start = _first_stale(db, releases)
+    report: dict[str, Any] = {"releases": len(releases), "aligned": 0, "counts": {}}
+    if start is None:
+        return report
+    with db.atomic():
+        db.conn.execute("PRAGMA defer_foreign_keys = ON")  # lineage rows are written last
+        _forget_from(db, releases[start][0])
+        previous = releases[start - 1][0] if start else None
+        lineages = _Lineages.load(db, previous)
+        old = load_clauses(db, previous) if previous else []
+        stored = _member_lineages(db, previous)
+        old_ids = [stored[clause.part_id] for clause in old]
+        dates = [release for release, _capture in releases]
+        alignments = _alignments(db, [previous, *dates[start:]] if previous else dates[start:])
+        if not previous:
+            alignments = iter([align([], load_clauses(db, dates[0])), *alignments])
+        for index, alignment in zip(range(start, len(releases)), alignments, strict=True):
+            release = releases[index][0]
+            new = load_clauses(db, release)
+            old_ids = _store_release(db, lineages, release, (old, old_ids), new, alignment)
+            counts = alignment.counts()
+            _record_alignment(db, releases, index, counts)
+            for kind, count in counts.items():
+                report["counts"][kind] = report["counts"].get(kind, 0) + count
+            old = new
+            report["aligned"] += 1
+        lineages.write(db)
+    return report
+
+
+def _alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
+    """The alignment of each release in `dates` with the one before it, in order.
+
+    Worker processes align runs of releases (each reads them from the store file) while
+    this process writes; an in-memory store is aligned here.
+    """
+    path = _store_file(db)
+    runs = [dates[i : i + RUN + 1] for i in range(0, len(dates) - 1, RUN)]
+    if path is None or len(runs) < 2:
+        for run in runs:
+            yield from _align_run(db, run)
+        return
+    with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+        for aligned in pool.map(_align_run_in_worker, [path] * len(runs), runs):
+            yield from aligned
+
+
+def _store_file(db: Database) -> str | None:
+    row = db.execute("PRAGMA database_list").fetchone()
+    return str(row[2]) if row and row[2] else None
+
+
+def _align_run(db: Database, dates: list[str]) -> list[Alignment]:
+    clauses = [load_clauses(db, date) for date in dates]
+    return [align(old, new) for old, new in zip(clauses, clauses[1:], strict=False)]
+
+
+def _align_run_in_worker(path: str, dates: list[str]) -> list[Alignment]:
+    db = Database(sqlite3.connect(path))
+    try:
+        return _align_run(db, dates)
+    finally:
+        db.close()
+
+
+def _expected(releases: list[tuple[str, int]], index: int) -> tuple[Any, ...]:
+    release, capture = releases[index]
+    before = releases[index - 1] if index else (None, None)
+    return (release, before[0], capture, before[1], ALIGN_VERSION)
+
+
+def _first_stale(db: Database, releases: list[tuple[str, int]]) -> int | None:
+    done = {
+        row[0]: tuple(row)
+        for row in db.execute(
+            "SELECT release, previous_release, capture_id, previous_capture_id, version"
+            " FROM lineage_alignments"
+        )
+    }
+    for index in range(len(releases)):
+        if done.get(releases[index][0]) != _expected(releases, index):
+            return index
+    return None
+
+
+def _record_alignment(
+    db: Database, releases: list[tuple[str, int]], index: int, counts: dict[str, int]
+) -> None:
+    db.conn.execute(
+        "INSERT OR REPLACE INTO lineage_alignments VALUES (?, ?, ?, ?, ?, ?)",
+        [*_expected(releases, index), json.dumps(counts)],
+    )
+
+
+def _forget_from(db: Database, release: str) -> None:
+    """Drop what was computed for `release` and later; trim lineages that reached it."""
+    for table in ("lineage_events", "lineage_members", "lineage_alignments"):
+        db.conn.execute(f"DELETE FROM {table} WHERE release >= ?", [release])
+    db.conn.execute("DELETE FROM lineages WHERE first_release >= ?", [release])
+    db.conn.execute(
+        """UPDATE lineages SET
+           last_release = (SELECT max(m.release) FROM lineage_members m
+                           WHERE m.lineage_id = lineages.id),
+           last_number = (SELECT m.number FROM lineage_members m
+                          WHERE m.lineage_id = lineages.id ORDER BY m.release DESC LIMIT 1)
+           WHERE last_release >= ?""",
+        [release],
+    )
+
+
+def _member_lineages(db: Database, release: str | None) -> dict[int, int]:
+    """Part id -> lineage id for the members of a release already stored."""
+    rows = db.execute(
+        "SELECT part_id, lineage_id FROM lineage_members WHERE release = ?", [release]
+    )
+    return dict(rows.fetchall())
+
+
+def _store_release(
+    db: Database,
+    lineages: _Lineages,
+    release: str,
+    before: tuple[list[Clause], list[int]],
+    new: list[Clause],
+    alignment: Alignment,
+) -> list[int]:
+    """Write the members and events of one release; returns the lineage of each clause."""
+    old, old_ids = before
+    ids = []
+    for n, clause in enumerate(new):
+        o = alignment.matches.get(n)
+        if o is None:
+            ids.append(lineages.start(release, clause))
+        else:
+            ids.append(old_ids[o])
+            lineages.extend(old_ids[o], release, clause)
+    step = _Step(release, old, old_ids, new, ids, alignment)
+    events = [step.event(n) for n in range(len(new)) if alignment.kinds[n] != UNCHANGED]
+    events.extend(step.ending(o, kind) for o, kind in alignment.removed.items())
+    db.conn.executemany(
+        "INSERT INTO lineage_members (part_id, lineage_id, release, number, kind)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(c.part_id, ids[n], release, c.label, c.kind) for n, c in enumerate(new)],
+    )
+    db.conn.executemany(
+        """INSERT INTO lineage_events (lineage_id, release, kind, old_numbers, new_numbers,
+           old_part_id, new_part_id, related_lineages, similarity)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        events,
+    )
+    return ids
+
+
+@dataclass
+class _Step:
+    """One release aligned with the one before: makes its event rows."""
+
+    release: str
+    old: list[Clause]
+    old_ids: list[int]
+    new: list[Clause]
+    ids: list[int]
+    alignment: Alignment
+
+    def __post_init__(self) -> None:
+        splits, merges = self.alignment.splits, self.alignment.merges
+        self.piece_of = {p: source for source, pieces in splits.items() for p in pieces}
+        self.merged_into = {o: n for n, olds in merges.items() for o in olds}
+        self.continued = {o: n for n, o in self.alignment.matches.items()}
+
+    def event(self, n: int) -> tuple[Any, ...]:
+        """The event row of a new clause that is not unchanged."""
+        alignment = self.alignment
+        kind, o = alignment.kinds[n], alignment.matches.get(n)
+        olds, news, related = ([o] if o is not None else []), [n], []
+        if n in self.piece_of:  # a piece split off an old clause: it starts a new lineage
+            o = self.piece_of[n]
+            olds, news = [o], [self.continued[o], *alignment.splits[o]]
+            related = [self.old_ids[o]]
+        elif kind == SPLIT and o is not None:
+            news = [n, *alignment.splits[o]]
+            related = [self.ids[p] for p in alignment.splits[o]]
+        elif kind == MERGED and o is not None:
+            olds = [o, *alignment.merges[n]]
+            related = [self.old_ids[p] for p in alignment.merges[n]]
+        return self._row(self.ids[n], kind, olds, news, related, o, n)
+
+    def ending(self, o: int, kind: str) -> tuple[Any, ...]:
+        """The event row of an old clause that does not continue: removed, or merged."""
+        target = self.merged_into.get(o)
+        news = [target] if target is not None else []
+        related = [self.ids[n] for n in news]
+        return self._row(self.old_ids[o], kind, [o], news, related, o, target)
+
+    def _row(
+        self,
+        lineage_id: int,
+        kind: str,
+        olds: list[int],
+        news: list[int],
+        related: list[int],
+        o: int | None,
+        n: int | None,
+    ) -> tuple[Any, ...]:
+        return (
+            lineage_id,
+            self.release,
+            kind,
+            json.dumps([self.old[i].label for i in olds]),
+            json.dumps([self.new[i].label for i in news]),
+            self.old[o].part_id if o is not None and kind != ADDED else None,
+            self.new[n].part_id if n is not None else None,
+            json.dumps(related),
+            self.alignment.similarity.get(n) if n is not None else None,
+        )
