@@ -1,0 +1,209 @@
+"""A small Wayback Machine for the tests: a real HTTP server on 127.0.0.1 in a thread.
+
+It speaks the CDX API (`/cdx/search/cdx`: url, from, to, filter, collapse=digest, limit,
+showResumeKey/resumeKey) and serves captures in `id_` mode (`/web/<timestamp>id_/<url>`).
+Faults are scripted per request kind and URL and used up in order: a status with headers
+(429 with Retry-After, 503, 403), a timeout, a truncated body, a wrong content type, the
+"not archived" page, a malformed CDX line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+NOT_ARCHIVED_PAGE = b"""<!DOCTYPE html><html><head><title>Wayback Machine</title></head>
+<body><div id="error"><h2>Hrm.</h2><p>The Wayback Machine doesn't have that page archived.</p>
+</div></body></html>"""
+BLOCKED_PAGE = b"""<!DOCTYPE html><html><head><title>Wayback Machine</title></head>
+<body><p>Sorry. This URL has been excluded from the Wayback Machine.</p></body></html>"""
+
+
+@dataclass
+class Fault:
+    """One scripted misbehaviour: `kind` is status, timeout, truncate, wrong-type,
+    not-archived, placeholder or malformed."""
+
+    kind: str
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+@dataclass
+class Stored:
+    timestamp: str
+    data: bytes
+    content_type: str
+
+
+class FakeWayback:
+    def __init__(self) -> None:
+        self.captures: dict[str, list[Stored]] = {}
+        self.faults: dict[str, deque[Fault]] = {}
+        self.log: list[tuple[float, str, str]] = []  # (time, path, user agent)
+        self.fetch_delay = 0.0
+        self._lock = threading.Lock()
+        handler = type("Handler", (_Handler,), {"wayback": self})
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def __enter__(self) -> FakeWayback:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def add(
+        self,
+        url: str,
+        data: bytes,
+        timestamp: str = "20100101000000",
+        content_type: str = "text/plain",
+    ) -> None:
+        self.captures.setdefault(url, []).append(Stored(timestamp, data, content_type))
+        self.captures[url].sort(key=lambda s: s.timestamp)
+
+    def fail(self, kind_and_url: str, *faults: Fault) -> None:
+        """Script faults for `cdx:<url>` or `fetch:<url>`, used once each, in order."""
+        self.faults.setdefault(kind_and_url, deque()).extend(faults)
+
+    def next_fault(self, key: str) -> Fault | None:
+        with self._lock:
+            queue = self.faults.get(key)
+            return queue.popleft() if queue else None
+
+    def requests_to(self, prefix: str) -> list[tuple[float, str, str]]:
+        return [entry for entry in self.log if entry[1].startswith(prefix)]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    wayback: FakeWayback
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:  # quiet
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        self.wayback.log.append((time.monotonic(), self.path, self.headers.get("User-Agent", "")))
+        try:
+            if self.path.startswith("/cdx/search/cdx"):
+                self._cdx()
+            elif self.path.startswith("/web/"):
+                self._playback()
+            else:
+                self._send(404, b"not found", "text/plain")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str,
+        headers: dict[str, str] | None = None,
+        length: int | None = None,
+    ) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body) if length is None else length))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+
+    def _apply(self, fault: Fault | None, data: bytes, content_type: str) -> bool:
+        """Answer with the fault; False when there is none."""
+        if fault is None:
+            return False
+        if fault.kind == "status":
+            self._send(fault.status, b"error", "text/plain", fault.headers)
+        elif fault.kind == "timeout":
+            time.sleep(fault.seconds)
+            self._send(200, data, content_type)
+        elif fault.kind == "truncate":
+            self._send(200, data[: len(data) // 2], content_type, length=len(data))
+            self.close_connection = True
+        elif fault.kind == "wrong-type":
+            self._send(200, data, "text/html; charset=utf-8")
+        elif fault.kind == "not-archived":
+            self._send(404, NOT_ARCHIVED_PAGE, "text/html; charset=utf-8")
+        elif fault.kind == "placeholder":
+            self._send(200, NOT_ARCHIVED_PAGE, content_type)
+        elif fault.kind == "blocked":
+            self._send(403, BLOCKED_PAGE, "text/html; charset=utf-8")
+        elif fault.kind == "malformed":
+            self._send(200, b'[["urlkey","timestamp"],["only-one-field"]]', "application/json")
+        return True
+
+    def _cdx(self) -> None:
+        query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
+        url = query["url"]
+        if self._apply(self.wayback.next_fault(f"cdx:{url}"), b"[]", "application/json"):
+            return
+        rows, seen = [], set()
+        for stored in self.wayback.captures.get(url, []):
+            if "from" in query and stored.timestamp < query["from"].ljust(14, "0"):
+                continue
+            if "to" in query and stored.timestamp > query["to"].ljust(14, "9"):
+                continue
+            digest = hashlib.sha1(stored.data).hexdigest()
+            if query.get("collapse") == "digest" and digest in seen:
+                continue
+            seen.add(digest)
+            rows.append(
+                [
+                    "key",
+                    stored.timestamp,
+                    url,
+                    stored.content_type,
+                    "200",
+                    digest,
+                    str(len(stored.data)),
+                ]
+            )
+        start = int(query.get("resumeKey", "0"))
+        limit = int(query.get("limit", "100000"))
+        page = rows[start : start + limit]
+        body: list[list[str]] = [
+            ["urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length"],
+            *page,
+        ]
+        if query.get("showResumeKey") == "true" and start + limit < len(rows):
+            body += [[], [str(start + limit)]]
+        self._send(200, json.dumps(body).encode(), "application/json")
+
+    def _playback(self) -> None:
+        stamp, _, url = self.path[len("/web/") :].partition("id_/")
+        captures = self.wayback.captures.get(url, [])
+        if not captures:
+            self._apply(self.wayback.next_fault(f"fetch:{url}") or Fault("not-archived"), b"", "")
+            return
+        exact = [c for c in captures if c.timestamp == stamp]
+        if not exact:  # like the Wayback Machine: redirect to the nearest capture
+            nearest = min(captures, key=lambda c: abs(int(c.timestamp) - int(stamp.ljust(14, "0"))))
+            self._send(302, b"", "text/plain", {"Location": f"/web/{nearest.timestamp}id_/{url}"})
+            return
+        stored = exact[0]
+        if self.wayback.fetch_delay:
+            time.sleep(self.wayback.fetch_delay)
+        if self._apply(self.wayback.next_fault(f"fetch:{url}"), stored.data, stored.content_type):
+            return
+        self._send(200, stored.data, stored.content_type, {"Memento-Datetime": stored.timestamp})
