@@ -83,6 +83,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
+        os.chmod(temp, 0o644)  # mkstemp makes files private; captures are for everyone
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
