@@ -273,7 +273,7 @@ def face_down_becomes_copy(era: Era) -> Ruling:
 def turn_face_down_again(era: Era) -> Ruling:
     clause = era.first(
         r"face-down permanent can.t be turned face.down|"
-        r"attempts to turn a face-down permanent face down",
+        r"attempts to turn a face-down permanent face down, nothing happens",
         _face_down(era),
     )
     return Ruling("nothing happens", _cites(clause)) if clause else Ruling(NOT_STATED)
