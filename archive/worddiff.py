@@ -7,23 +7,28 @@ diff-match-patch's line mode maps lines, so the diff works on words and never cu
 
 from __future__ import annotations
 
+import os
 import re
+from concurrent.futures import ProcessPoolExecutor
 
 from diff_match_patch import diff_match_patch
 
-# Words (with inner apostrophes and hyphens), runs of white space, single other characters:
-# together they cover every character of a text.
-_TOKEN = re.compile(r"\s+|\w+(?:['\u2019-]\w+)*|[^\w\s]")
+# A word (with inner apostrophes, hyphens and dots: "isn't", "face-down", "702.34") or a run
+# of other characters, each with the white space after it; leading white space alone. They
+# cover every character of a text, and cost diff-match-patch one character per word.
+_TOKEN = re.compile(r"\s+|\w+(?:['\u2019.-]\w+)*\s*|[^\w\s]+\s*")
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 _SURROGATES = range(0xD800, 0xE000)
 
 DELETE, EQUAL, INSERT = -1, 0, 1
+PARALLEL_FROM = 300  # pairs; below this, starting worker processes costs more than it saves
 
 
 def tokens(text: str) -> list[str]:
     """The pieces `word_diff` compares; joined, they are the text again.
 
-    >>> tokens("see rule 504.2.")
-    ['see', ' ', 'rule', ' ', '504', '.', '2', '.']
+    >>> tokens("(see rule 504.2.) Then")
+    ['(', 'see ', 'rule ', '504.2', '.) ', 'Then']
     """
     return _TOKEN.findall(text)
 
@@ -53,28 +58,93 @@ def _decode(code: str, vocabulary: list[str]) -> str:
     return "".join(pieces)
 
 
+def sentences(text: str) -> list[str]:
+    r"""The text cut after each sentence's end and each line break; joined, the text again.
+
+    >>> sentences("Morph is an ability. See rule 702.34.\nIt works")
+    ['Morph is an ability. ', 'See rule 702.34.\n', 'It works']
+    """
+    pieces, start = [], 0
+    for boundary in _BOUNDARY.finditer(text):
+        pieces.append(text[start : boundary.end()])
+        start = boundary.end()
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
+
+
 def word_diff(a: str, b: str) -> list[tuple[int, str]]:
     """The word diff of `a` into `b`: `(op, text)` with op -1 (only in a), 0 (both), 1 (only in b).
+
+    Like diff-match-patch's line mode, a first pass over whole sentences finds what is
+    unchanged; only the sentences that differ are diffed word by word.
 
     >>> word_diff("face-down permanents in play", "face-down permanents on the battlefield")
     [(0, 'face-down permanents '), (-1, 'in play'), (1, 'on the battlefield')]
     """
+    merged: list[tuple[int, str]] = []
+    deleted, inserted = "", ""
+    for op, text in _diff_units(sentences(a), sentences(b), cleanup=False):
+        if op == DELETE:
+            deleted += text
+        elif op == INSERT:
+            inserted += text
+        else:
+            _append_all(merged, _diff_units(tokens(deleted), tokens(inserted), cleanup=True))
+            _append(merged, EQUAL, text)
+            deleted, inserted = "", ""
+    _append_all(merged, _diff_units(tokens(deleted), tokens(inserted), cleanup=True))
+    return merged
+
+
+def _diff_units(left: list[str], right: list[str], cleanup: bool) -> list[tuple[int, str]]:
+    """diff-match-patch over units (words or sentences), each mapped to one character."""
+    if not left or not right:
+        return [(DELETE, "".join(left))] if left else [(INSERT, "".join(right))] if right else []
     codes: dict[str, str] = {}
     vocabulary = [""]  # code point 0 is never used, as in diff-match-patch's line mode
-    left = _encode(tokens(a), codes, vocabulary)
-    right = _encode(tokens(b), codes, vocabulary)
+    left_code = _encode(left, codes, vocabulary)
+    right_code = _encode(right, codes, vocabulary)
     engine = diff_match_patch()
     engine.Diff_Timeout = 0
-    diffs = engine.diff_main(left, right, False)
-    engine.diff_cleanupSemantic(diffs)
-    merged: list[tuple[int, str]] = []
-    for op, code in diffs:
-        text = _decode(code, vocabulary)
-        if merged and merged[-1][0] == op:
-            merged[-1] = (op, merged[-1][1] + text)
-        elif text:
-            merged.append((op, text))
-    return merged
+    diffs = engine.diff_main(left_code, right_code, False)
+    if cleanup:
+        engine.diff_cleanupSemantic(diffs)
+    return [(op, _decode(code, vocabulary)) for op, code in diffs]
+
+
+def _append_all(merged: list[tuple[int, str]], diffs: list[tuple[int, str]]) -> None:
+    for op, text in diffs:
+        _append(merged, op, text)
+
+
+def _append(merged: list[tuple[int, str]], op: int, text: str) -> None:
+    if not text:
+        return
+    if merged and merged[-1][0] == op:
+        merged[-1] = (op, merged[-1][1] + text)
+    elif op == DELETE and merged and merged[-1][0] == INSERT:
+        # keep deletions before insertions, as diff-match-patch does
+        if len(merged) > 1 and merged[-2][0] == DELETE:
+            merged[-2] = (DELETE, merged[-2][1] + text)
+        else:
+            merged.insert(len(merged) - 1, (DELETE, text))
+    else:
+        merged.append((op, text))
+
+
+def word_diffs(pairs: list[tuple[str, str]], workers: int = 2) -> list[list[tuple[int, str]]]:
+    """`word_diff` of each pair, in order; many pairs are shared between worker processes."""
+    if len(pairs) < PARALLEL_FROM or workers < 2 or (os.cpu_count() or 1) < 2:
+        return [word_diff(a, b) for a, b in pairs]
+    size = -(-len(pairs) // (workers * 4))
+    chunks = [pairs[i : i + size] for i in range(0, len(pairs), size)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return [diff for chunk in pool.map(_diff_chunk, chunks) for diff in chunk]
+
+
+def _diff_chunk(pairs: list[tuple[str, str]]) -> list[list[tuple[int, str]]]:
+    return [word_diff(a, b) for a, b in pairs]
 
 
 def old_side(diff: list[tuple[int, str]]) -> str:

@@ -30,7 +30,7 @@ def test_any_text_round_trips(a: str, b: str) -> None:
 
 def test_words_are_never_cut() -> None:
     diff = word_diff("Objects that are played face down", "Objects that are cast face down")
-    assert diff == [(0, "Objects that are "), (-1, "played"), (1, "cast"), (0, " face down")]
+    assert diff == [(0, "Objects that are "), (-1, "played "), (1, "cast "), (0, "face down")]
 
 
 def test_reference_change_is_just_the_number() -> None:

@@ -1,0 +1,141 @@
+"""Compare any two releases, neighbours or not, through the stored lineages.
+
+A clause of the old release and a clause of the new one are the same clause when they share
+a lineage; a lineage only in the old release was removed (or merged into one that goes on),
+one only in the new release was added (or split off one that was there).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
+from archive.errors import LookupFailed
+from archive.query import resolve_release
+from archive.trace import require_lineage
+from archive.worddiff import word_diffs
+
+
+@dataclass
+class _Member:
+    clause: Clause
+    text: str
+
+
+def diff_releases(
+    db: Database, old: str, new: str, rule_prefix: str | None = None
+) -> dict[str, Any]:
+    """Every change from release `old` to release `new` (dates), optionally under a rule."""
+    require_lineage(db)
+    old_release, new_release = resolve_release(db, old), resolve_release(db, new)
+    if old_release > new_release:
+        raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
+    before, after = _members(db, old_release), _members(db, new_release)
+    number_map = {
+        before[lid].clause.number: after[lid].clause.number for lid in before.keys() & after.keys()
+    }
+    links = _links(db, old_release, new_release)
+    changes, summary = [], Counter[str]()
+    for lineage_id in _in_order(before, after):
+        change = _change(lineage_id, before, after, links)
+        if change["kind"] is None:
+            change["kind"] = kind_of_change(
+                before[lineage_id].clause, after[lineage_id].clause, number_map
+            )
+        if rule_prefix and not any(
+            under(number, rule_prefix) for number in change["old"] + change["new"]
+        ):
+            continue
+        summary[change["kind"]] += 1
+        if change["kind"] != UNCHANGED:
+            changes.append(change)
+    pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
+    for change, diff in zip(changes, word_diffs(pairs), strict=True):
+        change["diff"] = diff
+    return {
+        "old": old_release,
+        "new": new_release,
+        "rule_prefix": rule_prefix,
+        "summary": dict(sorted(summary.items())),
+        "changes": changes,
+    }
+
+
+def under(number: str, prefix: str) -> bool:
+    """True when `number` is `prefix` or one of its subrules.
+
+    >>> under("504.2a", "504"), under("504.10", "504.1"), under("504.1a", "504.1")
+    (True, False, True)
+    """
+    if number == prefix or len(prefix) == 1 and number[:1] == prefix:
+        return True
+    rest = number[len(prefix) :] if number.startswith(prefix) else ""
+    return rest[:1] == "." if "." not in prefix else rest.isalpha()
+
+
+def _members(db: Database, release: str) -> dict[int, _Member]:
+    rows = db.execute(
+        """SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
+                  v.normalised, p.position, v.text
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           JOIN clause_versions v ON v.hash = p.version_hash
+           WHERE m.release = ?""",
+        [release],
+    )
+    return {row[0]: _Member(Clause(*row[1:9]), row[9]) for row in rows}
+
+
+def _links(db: Database, old: str, new: str) -> dict[int, tuple[str, list[int]]]:
+    """Lineage -> (split | merged, related lineages) for splits and merges in (old, new]."""
+    links: dict[int, tuple[str, list[int]]] = {}
+    for lineage_id, kind, related in db.execute(
+        """SELECT lineage_id, kind, related_lineages FROM lineage_events
+           WHERE release > ? AND release <= ? AND kind IN (?, ?) ORDER BY release""",
+        [old, new, SPLIT, MERGED],
+    ):
+        links.setdefault(lineage_id, (kind, []))[1].extend(json.loads(related))
+    return links
+
+
+def _in_order(before: dict[int, _Member], after: dict[int, _Member]) -> list[int]:
+    """Lineages in the new release's order, each removed one after the clause it followed."""
+    order = sorted(after, key=lambda lid: after[lid].clause.position)
+    removed = sorted(
+        (lid for lid in before if lid not in after), key=lambda lid: before[lid].clause.position
+    )
+    return order + removed
+
+
+def _change(
+    lineage_id: int,
+    before: dict[int, _Member],
+    after: dict[int, _Member],
+    links: dict[int, tuple[str, list[int]]],
+) -> dict[str, Any]:
+    """The change of one lineage; its kind is None when both releases have it, unlinked."""
+    old, new = before.get(lineage_id), after.get(lineage_id)
+    link_kind, related = links.get(lineage_id, (None, []))
+    olds = [old.clause.label] if old else []
+    news = [new.clause.label] if new else []
+    if old is None:
+        kind = SPLIT if link_kind == SPLIT else ADDED
+        olds = [before[r].clause.label for r in related if r in before] if kind == SPLIT else []
+    elif new is None:
+        kind = MERGED if link_kind == MERGED else REMOVED
+        news = [after[r].clause.label for r in related if r in after] if kind == MERGED else []
+    else:
+        kind = link_kind
+    return {
+        "kind": kind,
+        "old": olds,
+        "new": news,
+        "lineage": lineage_id,
+        "related_lineages": related,
+        "old_text": old.text if old else "",
+        "new_text": new.text if new else "",
+    }

@@ -1,0 +1,158 @@
+"""Trace one clause through every release: its numbers and words, across splits and merges.
+
+Reads the lineage tables that `archive.lineage.build_lineage` writes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.errors import LookupFailed
+from archive.query import canonical_number, release_in_force
+
+MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
+
+
+def require_lineage(db: Database) -> None:
+    """Fail clearly when lineages were never built for this store."""
+    if not db["lineage_alignments"].exists() or not db["lineage_alignments"].count:
+        raise LookupFailed("the store has no lineages yet: run `rules-history ingest`")
+
+
+def split_rule_at(text: str) -> tuple[str, str | None]:
+    """'504.2@2008-03-17' -> ('504.2', '2008-03-17'); no '@' means the newest release.
+
+    >>> split_rule_at("504.2@2008-03-17"), split_rule_at("708.2a")
+    (('504.2', '2008-03-17'), ('708.2a', None))
+    """
+    number, _at, when = text.partition("@")
+    return number, when or None
+
+
+def find_lineage(db: Database, rule: str, release: str) -> int:
+    """The lineage of the clause numbered `rule` in `release`."""
+    number = canonical_number(rule)
+    row = db.execute(
+        "SELECT lineage_id FROM lineage_members WHERE release = ? AND number = ?",
+        [release, number],
+    ).fetchone()
+    if row is None:
+        later = db.execute(
+            "SELECT max(release) FROM lineage_members WHERE number = ? AND release < ?",
+            [number, release],
+        ).fetchone()[0]
+        hint = f"; it was last numbered so in {later} (try {number}@{later})" if later else ""
+        raise LookupFailed(f"there is no rule {number} in the {release} release{hint}")
+    return int(row[0])
+
+
+def related_lineages(db: Database, start: int) -> list[int]:
+    """`start` and the lineages linked to it by splits and merges, nearest first."""
+    seen, queue = [start], deque([start])
+    while queue and len(seen) < MAX_LINEAGES:
+        current = queue.popleft()
+        links = set()
+        for (related,) in db.execute(
+            "SELECT related_lineages FROM lineage_events WHERE lineage_id = ?"
+            " AND related_lineages != '[]'",
+            [current],
+        ):
+            links.update(json.loads(related))
+        links.update(
+            row[0]
+            for row in db.execute(
+                "SELECT lineage_events.lineage_id FROM lineage_events, json_each(related_lineages)"
+                " WHERE json_each.value = ?",
+                [current],
+            )
+        )
+        for link in sorted(links - set(seen)):
+            seen.append(link)
+            queue.append(link)
+    return seen[:MAX_LINEAGES]
+
+
+def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
+    """The whole history of the clause numbered `rule` in the release in force on `as_of`."""
+    require_lineage(db)
+    release = release_in_force(db, as_of)
+    lineage = find_lineage(db, rule, release)
+    lineages = related_lineages(db, lineage)
+    newest = release_in_force(db, None)
+    marks = ", ".join("?" for _ in lineages)
+    entries = [
+        _entry(row)
+        for row in db.query(
+            f"""SELECT e.lineage_id, e.release, e.kind, e.old_numbers, e.new_numbers,
+                       e.related_lineages, e.similarity, new_v.text AS new_text,
+                       old_v.text AS old_text, new_m.number AS number
+                FROM lineage_events e
+                LEFT JOIN lineage_members new_m ON new_m.part_id = e.new_part_id
+                LEFT JOIN parts new_p ON new_p.id = e.new_part_id
+                LEFT JOIN clause_versions new_v ON new_v.hash = new_p.version_hash
+                LEFT JOIN parts old_p ON old_p.id = e.old_part_id
+                LEFT JOIN clause_versions old_v ON old_v.hash = old_p.version_hash
+                WHERE e.lineage_id IN ({marks})
+                ORDER BY e.release, e.lineage_id != ?, e.lineage_id""",
+            [*lineages, lineage],
+        )
+    ]
+    alive = _numbers_in(db, lineages, newest)
+    return {
+        "rule": canonical_number(rule),
+        "as_of": as_of,
+        "release": release,
+        "lineage": lineage,
+        "lineages": lineages,
+        "newest_release": newest,
+        "current_number": alive.get(lineage) or _merged_into(alive, entries, lineage),
+        "current_numbers": sorted(set(alive.values()), key=_number_key),
+        "entries": entries,
+    }
+
+
+def _entry(row: dict[str, Any]) -> dict[str, Any]:
+    old_numbers, new_numbers = json.loads(row["old_numbers"]), json.loads(row["new_numbers"])
+    removed = row["kind"] == "removed"
+    return {
+        "release": row["release"],
+        "number": old_numbers[0] if removed else row["number"] or new_numbers[0],
+        "kind": row["kind"],
+        "text": row["old_text"] if removed else row["new_text"],
+        "old": old_numbers,
+        "new": new_numbers,
+        "lineage": row["lineage_id"],
+        "related_lineages": json.loads(row["related_lineages"]),
+        "similarity": row["similarity"],
+    }
+
+
+def _numbers_in(db: Database, lineages: list[int], release: str) -> dict[int, str]:
+    marks = ", ".join("?" for _ in lineages)
+    rows = db.execute(
+        f"SELECT lineage_id, number FROM lineage_members WHERE release = ?"
+        f" AND lineage_id IN ({marks})",
+        [release, *lineages],
+    )
+    return {row[0]: row[1] for row in rows}
+
+
+def _merged_into(alive: dict[int, str], entries: list[dict[str, Any]], lineage: int) -> str | None:
+    """For a lineage that ended in a merge, the newest number of what absorbed it."""
+    for entry in reversed(entries):
+        if entry["lineage"] == lineage and entry["kind"] == "merged":
+            for target in entry["related_lineages"]:
+                if target in alive:
+                    return alive[target]
+    return None
+
+
+def _number_key(number: str) -> tuple[Any, ...]:
+    """Sort 702.9 before 702.10."""
+    head, _dot, tail = number.partition(".")
+    digits = "".join(ch for ch in tail if ch.isdigit())
+    return (head, int(digits) if digits else -1, tail)
