@@ -75,6 +75,7 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
     from tqdm import tqdm
 
     from archive.ingest import ingest_captures
+    from archive.lineage import build_lineage
     from rules_history.crawl_cli import ingest_witnesses
 
     db = open_store(db_file)
@@ -85,14 +86,16 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
     report = ingest_captures(db, captures_dir, progress=progress)
     witnessed = ingest_witnesses(db, captures_dir)  # after the releases they are checked against
     report.failed.extend(witnessed.pop("failed"))
+    lineage = build_lineage(db)  # only releases whose alignment is missing or stale
     if as_json:
-        print_json({**report.__dict__, "witnesses": witnessed})
+        print_json({**report.__dict__, "witnesses": witnessed, "lineage": lineage})
     else:
         click.echo(
             f"ingested {len(report.ingested)}, already stored {len(report.skipped)}, "
             f"failed {len(report.failed)}"
         )
         click.echo(f"witnesses: {len(witnessed['stored'])} captures, {witnessed['counts']}")
+        click.echo(f"lineage: aligned {lineage['aligned']} of {lineage['releases']} releases")
         for file, warning in report.warnings:
             click.echo(f"warning: {file}: {warning}", err=True)
     for _file, problem in report.failed:
@@ -209,6 +212,15 @@ main.add_command(serve_command)
 from rules_history.examples_cli import examples as examples_command  # noqa: E402
 
 main.add_command(examples_command)
+
+# Lineages, diffs and blame (archive/lineage.py and its readers) have their own module too.
+from rules_history.lineage_cli import blame as blame_command  # noqa: E402
+from rules_history.lineage_cli import diff as diff_command  # noqa: E402
+from rules_history.lineage_cli import trace as trace_command  # noqa: E402
+
+main.add_command(trace_command)
+main.add_command(diff_command)
+main.add_command(blame_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

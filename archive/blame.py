@@ -1,0 +1,48 @@
+"""Blame: for each clause of a release, the release its current wording dates from.
+
+Followed back along the clause's lineage, across renumbering: a new number (`renumbered`), a
+cross-reference that follows a renumbering (`reference`) or new typography (`formatting`)
+leave the wording as it was; any other change (`reworded`, `renumbered+reworded`, `split`,
+`merged`, `added`) starts it anew. `text_since` is the stricter date: the last release in
+which the clause's text changed at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.align import WORDING_CHANGES
+from archive.compare import under
+from archive.query import canonical_number, resolve_release
+from archive.trace import require_lineage
+
+_WORDING = ", ".join(f"'{kind}'" for kind in WORDING_CHANGES)
+_TEXT = ", ".join(f"'{kind}'" for kind in (*WORDING_CHANGES, "reference", "formatting"))
+
+
+def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[dict[str, Any]]:
+    """`number`, `since`, `lineage` (and more) for each clause of `release`, in order."""
+    require_lineage(db)
+    when = resolve_release(db, release)
+    prefix = canonical_number(rule_prefix) if rule_prefix else None
+    rows = db.query(
+        f"""SELECT m.number, m.kind, m.lineage_id AS lineage, l.first_release,
+                   (SELECT max(e.release) FROM lineage_events e WHERE e.lineage_id = m.lineage_id
+                    AND e.release <= m.release AND e.kind IN ({_WORDING})) AS since,
+                   (SELECT max(e.release) FROM lineage_events e WHERE e.lineage_id = m.lineage_id
+                    AND e.release <= m.release AND e.kind IN ({_TEXT})) AS text_since
+            FROM lineage_members m JOIN parts p ON p.id = m.part_id
+            JOIN lineages l ON l.id = m.lineage_id
+            WHERE m.release = ? ORDER BY p.position""",
+        [when],
+    )
+    found = [
+        {"release": when, **row}
+        for row in rows
+        if prefix is None or (row["kind"] != "glossary" and under(row["number"], prefix))
+    ]
+    for row in found:
+        row["since"] = row["since"] or row["first_release"]
+    return found

@@ -1,0 +1,102 @@
+"""The `trace`, `diff` and `blame` commands: a clause's history, two releases compared, and
+the release each clause's wording dates from. Each brings the stored lineages up to date
+first (a no-op when nothing changed since `ingest`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from sqlite_utils import Database
+
+from rules_history.cli import db_option, json_option, print_json, reports_errors
+
+
+def _store(db_file: str | None) -> Database:
+    from archive.lineage import build_lineage
+    from archive.store import open_store
+
+    db = open_store(db_file)
+    build_lineage(db)
+    return db
+
+
+def _numbers(numbers: list[str]) -> str:
+    return ", ".join(numbers) or "-"
+
+
+def render_diff(diff: list[tuple[int, str]]) -> str:
+    """A word diff as text: [-deleted-]{+inserted+}, as wdiff prints it.
+
+    >>> render_diff([(0, "in "), (-1, "play"), (1, "the battlefield")])
+    'in [-play-]{+the battlefield+}'
+    """
+    marks = {-1: "[-{}-]", 0: "{}", 1: "{{+{}+}}"}
+    return "".join(marks[op].format(text) for op, text in diff)
+
+
+@click.command()
+@click.argument("rule")
+@db_option
+@json_option
+@reports_errors
+def trace(rule: str, db_file: str | None, as_json: bool) -> None:
+    """Follow RULE[@DATE] (e.g. 504.2@2008-03-17; no date: the newest release) through every
+    release where its number or words changed, across renumbering, splits and merges."""
+    from archive.trace import split_rule_at
+    from archive.trace import trace as trace_rule
+
+    number, when = split_rule_at(rule)
+    result = trace_rule(_store(db_file), number, when)
+    if as_json:
+        print_json(result)
+        return
+    now = result["current_number"] or "gone"
+    click.echo(f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}")
+    for entry in result["entries"]:
+        moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
+        click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
+        click.echo(f"    {(entry['text'] or '').replace(chr(10), ' ')}")
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--rule", "rule_prefix", help="Only clauses numbered so, or under it (e.g. 504).")
+@db_option
+@json_option
+@reports_errors
+def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
+    """Compare release OLD with release NEW (dates; any two, not only neighbours)."""
+    from archive.compare import diff_releases
+    from archive.query import canonical_number
+
+    prefix = canonical_number(rule_prefix) if rule_prefix else None
+    result = diff_releases(_store(db_file), old, new, prefix)
+    if as_json:
+        print_json(result)
+        return
+    counts = ", ".join(f"{kind} {count}" for kind, count in result["summary"].items())
+    click.echo(f"{result['old']} -> {result['new']}: {counts or 'no clauses'}")
+    for change in result["changes"]:
+        moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
+        click.echo(f"\n{change['kind']}: {moved}")
+        click.echo(render_diff(change["diff"]))
+
+
+@click.command()
+@click.argument("release")
+@click.option("--rule", "rule_prefix", help="Only clauses numbered so, or under it (e.g. 504).")
+@db_option
+@json_option
+@reports_errors
+def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
+    """For each clause of RELEASE (a date), the release its wording dates from."""
+    from archive.blame import blame as blame_release
+
+    rows: list[dict[str, Any]] = blame_release(_store(db_file), release, rule_prefix)
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['since']}  {row['number']}")
