@@ -123,3 +123,17 @@ def test_mana_cost_outcome_matches_the_cited_wording_in_every_release(
         )["text"]
         says_zero = "mana cost of 0" in text or "mana cost of {" in text
         assert (record["outcome"] == "{0}") == says_zero, record["release"]
+
+
+def test_outcome_eras_and_clause_index(records: list[dict[str, Any]]) -> None:
+    from facedown.summary import by_clause, outcome_eras
+
+    eras = [e for e in outcome_eras(records) if e["scenario"] == "morph-mana-cost"]
+    assert [(e["first"], e["outcome"]) for e in eras if e["changed"]] == [
+        ("2006-10-01", "no mana cost")
+    ]
+    assert eras[0]["first"] == "2002-10-07" and sum(e["releases"] for e in eras) == len(
+        [r for r in records if r["scenario"] == "morph-mana-cost"]
+    )
+    beside = {r["scenario"] for r in by_clause(records)[("2024-06-07", "708.8")]}
+    assert {"pump-then-turn-up", "changes-stay", "no-etb-on-turn-up"} <= beside
