@@ -67,3 +67,21 @@ def small_store(
     assert not report.failed, report.failed
     yield db
     db.close()
+
+
+@pytest.fixture(scope="session")
+def full_lineage(full_store: Database) -> Database:
+    """The full store with the lineages of every release built (a few seconds more)."""
+    from archive.lineage import build_lineage
+
+    build_lineage(full_store)
+    return full_store
+
+
+@pytest.fixture(scope="session")
+def small_lineage(small_store: Database) -> Database:
+    """The small store with its lineages built: each release aligned with the one before."""
+    from archive.lineage import build_lineage
+
+    build_lineage(small_store)
+    return small_store
