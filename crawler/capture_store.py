@@ -51,6 +51,7 @@ class CaptureRecord:
     fetched_at: str | None = None
     wayback_url: str | None = None
     release: str | None = None  # CR captures: the release date
+    stated_date: str | None = None  # CR captures: the date the text gives (from the catalogue)
     parser: str | None = None  # witness captures: which parser reads it
     form: str = "original"  # "original" bytes as served, or "text" (a converted text form)
     quotes: str | None = None
@@ -223,6 +224,7 @@ def _manifest_entry(record: CaptureRecord, preferred: bool) -> dict[str, Any]:
         "role": "primary" if preferred else "alt",
         "preferred": preferred,
         "original_url": record.url,
+        "stated_date": record.stated_date,
         "capture_time": record.capture_time,
         "wayback_url": record.wayback_url,
         "fetched_at": record.fetched_at,

@@ -36,6 +36,7 @@ class Source:
     kind: str
     urls: tuple[str, ...]
     release: str | None = None  # CR releases: the release date
+    stated_date: str | None = None  # the date the text gives, checked by hand (archive manifest)
     parser: str | None = None  # witnesses: which parser reads the page
     content_type: str = "text/plain"  # what a good capture is served as
     captures: tuple[str, ...] = ()  # known Wayback timestamps, tried first
@@ -162,7 +163,11 @@ def build_release_entries(captures_dir: Path) -> list[dict[str, Any]]:
     for entry in manifest:  # releases whose Wizards URL is lost: the source repository's copy
         if not urls.get(entry["date"]) and entry.get("source_repo"):
             add(entry["date"], _repository_url(entry))
-    return [_release_line(d, urls[d], captures.get(d, []), d in archived) for d in sorted(urls)]
+    stated = {e["date"]: e.get("stated_date") for e in manifest if e.get("preferred")}
+    return [
+        _release_line(d, urls[d], captures.get(d, []), d in archived, stated.get(d))
+        for d in sorted(urls)
+    ]
 
 
 def _repository_url(entry: dict[str, Any]) -> str:
@@ -172,8 +177,13 @@ def _repository_url(entry: dict[str, Any]) -> str:
     )
 
 
-def _release_line(date: str, urls: list[str], stamps: list[str], archived: bool) -> dict[str, Any]:
-    line: dict[str, Any] = {"id": f"cr-{date}", "kind": CR_KIND, "release": date, "urls": urls}
+def _release_line(
+    date: str, urls: list[str], stamps: list[str], archived: bool, stated: str | None
+) -> dict[str, Any]:
+    line: dict[str, Any] = {"id": f"cr-{date}", "kind": CR_KIND, "release": date}
+    if stated:
+        line["stated_date"] = stated
+    line["urls"] = urls
     if stamps:
         line["captures"] = stamps
     if not archived:

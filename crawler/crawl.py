@@ -102,6 +102,7 @@ def capture_source(source: Source, store: CaptureStore, session: WaybackSession)
             content_type=capture.content_type,
             wayback_url=capture.wayback_url,
             release=source.release,
+            stated_date=source.stated_date,
             parser=source.parser,
             quotes=source.quotes,
         )
