@@ -110,7 +110,7 @@ def store_witnesses(db: Database, documents: list[WitnessDocument]) -> WitnessRe
 
 
 def _insert_capture(db: Database, document: WitnessDocument) -> int:
-    db["sources"].upsert(
+    db.table("sources").upsert(
         {"id": document.source, "kind": "witness", "name": document.title, "url": document.url},
         pk="id",
     )

@@ -95,7 +95,7 @@ def block_lines(root: Tag) -> list[str]:
     """
     for br in root.find_all("br"):
         br.replace_with("\n")
-    lines = []
+    lines: list[str] = []
     for element in root.find_all(BLOCKS):
         raw = "".join(str(p) for p in element.find_all(string=True) if _owner(p) is element)
         lines.extend(" ".join(line.split()) for line in raw.split("\n") if line.strip())

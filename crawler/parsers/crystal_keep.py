@@ -41,7 +41,7 @@ def parse_crystal_keep(data: bytes) -> list[WitnessClause]:
 
     The heading carries no tag: it is dated by the page (the rulings release it is from).
     """
-    clauses = []
+    clauses: list[WitnessClause] = []
     dated = page_date(data)
     for line in page_lines(data):
         match = CR_LINE.match(line)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from bs4 import Tag
+
 from archive.witnesses import WitnessClause
 from crawler.parsers.common import (
     CR_LINE,
@@ -33,7 +35,7 @@ def article_lines(data: bytes) -> list[str]:
     """The article body as lines of text, mana symbols written `{…}`."""
     if is_html(data):
         soup = soup_of(data)
-        body = next((soup.select_one(s) for s in BODY_SELECTORS if soup.select_one(s)), soup)
+        body: Tag = next((t for s in BODY_SELECTORS if (t := soup.select_one(s))), soup)
         replace_mana_images(body)
         return block_lines(body)
     text = MARKDOWN_LINK.sub(r"\1", replace_markdown_mana(decode_text(data)))
@@ -46,7 +48,7 @@ def parse_article(data: bytes, quoted_date: str | None) -> list[WitnessClause]:
     start = next((i for i, line in enumerate(lines) if RULES_HEADING.search(line)), None)
     if start is None:
         return []
-    clauses = []
+    clauses: list[WitnessClause] = []
     for line in lines[start + 1 :]:
         if END.match(line):
             break
