@@ -1,0 +1,148 @@
+"""Aligning one release with the one before: every change kind, on plain data and real pairs."""
+
+from __future__ import annotations
+
+import time
+
+from sqlite_utils import Database
+
+from archive.align import Clause, align, kind_of_change, mask_references
+from archive.lineage import load_clauses
+from archive.normalise import normalise
+
+
+def clause(number: str, text: str, position: int, kind: str = "rule") -> Clause:
+    parent = number.rstrip("abcdefghijklmnopqrstuvwxyz") if kind == "subrule" else number[:3]
+    return Clause(position, kind, number, parent, None, text, normalise(text), position)
+
+
+SECTION_OLD = [
+    Clause(0, "section", "504", "5", "Face-Down", "Face-Down", "Face-Down", 0),
+    clause("504.1", "Two cards allow permanents to be face down (see rule 502.26).", 1),
+    clause(
+        "504.2",
+        "Face-down permanents in play have no characteristics. "
+        "Objects that are played face down are turned face down before they are put onto "
+        "the stack, so effects will see only the face-down spell's characteristics.",
+        2,
+    ),
+    clause(
+        "504.3",
+        "If you control multiple face-down permanents, you must ensure at all "
+        "times that they can be told apart.",
+        3,
+    ),
+    clause("504.4", "This rule is going away and nothing replaces it at all.", 4),
+]
+SECTION_NEW = [
+    Clause(0, "section", "707", "7", "Face-Down", "Face-Down", "Face-Down", 0),
+    clause("707.1", "Two cards allow permanents to be face down (see rule 702.34).", 1),
+    clause("707.2", "Face-down permanents on the battlefield have no characteristics.", 2),
+    clause(
+        "707.3",
+        "Objects that are cast face down are turned face down before they are "
+        "put onto the stack, so effects will see only the face-down spell's "
+        "characteristics.",
+        3,
+    ),
+    clause(
+        "707.4",
+        "If you control multiple face-down permanents, you must ensure at all "
+        "times that they can be told apart.",
+        4,
+    ),
+    clause("707.5", "A brand new rule about manifesting cards from the top of a library.", 5),
+]
+
+
+def kinds_by_number(old: list[Clause], new: list[Clause]) -> dict[str, str]:
+    result = align(old, new)
+    kinds = {new[n].label: kind for n, kind in result.kinds.items()}
+    kinds.update({old[o].label: kind for o, kind in result.removed.items()})
+    return kinds
+
+
+def test_every_kind_on_a_renumbered_section() -> None:
+    kinds = kinds_by_number(SECTION_OLD, SECTION_NEW)
+    assert kinds == {
+        "707": "renumbered",
+        "707.1": "renumbered",  # its words did not change, only a reference that moved
+        "707.2": "split",
+        "707.3": "split",
+        "707.4": "renumbered",
+        "707.5": "added",
+        "504.4": "removed",
+    }
+
+
+def test_same_number_different_clause_is_not_matched_by_number() -> None:
+    old = [
+        clause("100.1", "Alpha beta gamma delta epsilon.", 0),
+        clause("100.2", "Zeta eta theta iota kappa.", 1),
+    ]
+    new = [clause("100.1", "Zeta eta theta iota kappa.", 0)]
+    result = align(old, new)
+    assert result.matches == {0: 1}
+    assert result.kinds[0] == "renumbered"
+    assert result.removed == {0: "removed"}
+
+
+def test_reference_formatting_and_wording_are_told_apart() -> None:
+    before = clause("100.1", "See rule 504, \u201cFace-Down.\u201d", 0)
+    moved = {"504": "707"}
+    assert kind_of_change(before, clause("100.1", 'See rule 707, "Face-Down."', 0), moved) == (
+        "reference"
+    )
+    assert kind_of_change(before, clause("100.1", 'See rule 504, "Face-Down."', 0), moved) == (
+        "formatting"
+    )
+    # a reference pointed elsewhere, not where its rule moved: that is a rewording
+    assert kind_of_change(before, clause("100.1", 'See rule 708, "Face-Down."', 0), moved) == (
+        "reworded"
+    )
+    assert mask_references("rules 504.2 and 702.34a") == "rules # and #"
+
+
+def test_2009_rewrite(full_store: Database) -> None:
+    old, new = load_clauses(full_store, "2009-05-01"), load_clauses(full_store, "2009-07-08")
+    result = align(old, new)
+    number = {n: new[n].label for n in range(len(new))}
+    pairs = {old[o].label: number[n] for n, o in result.matches.items()}
+    assert pairs["504"] == "707"
+    assert pairs["502.26"] == "702.34"
+    assert pairs["502.26e"] == "707.2a"
+    assert pairs["504.5"] == "707.8"
+    by_new = {number[n]: kind for n, kind in result.kinds.items()}
+    assert by_new["707.8"] == "renumbered+reworded"  # "come into play" -> "enter the battlefield"
+    assert by_new["707.11"] == "renumbered"
+    counts = result.counts()
+    assert counts["renumbered"] + counts["renumbered+reworded"] > 1000  # most of it moved
+
+
+def test_2021_shift(full_store: Database) -> None:
+    old, new = load_clauses(full_store, "2021-06-09"), load_clauses(full_store, "2021-07-12")
+    result = align(old, new)
+    pairs = {old[o].label: new[n].label for n, o in result.matches.items()}
+    assert pairs["707"] == "708"
+    assert pairs["707.2a"] == "708.2a"
+    assert pairs["708"] == "709"  # Split Cards: its number went to Face-Down
+    assert pairs["706"] == "707"
+    by_new = {new[n].label: kind for n, kind in result.kinds.items()}
+    assert by_new["702.37g"] == "reference"  # "See rule 707" -> "See rule 708"
+
+
+def test_typography_release_is_formatting(full_store: Database) -> None:
+    """2019-01-25 is 2018-10-05 reset in plain ASCII: typography only, almost everywhere."""
+    old, new = load_clauses(full_store, "2018-10-05"), load_clauses(full_store, "2019-01-25")
+    counts = align(old, new).counts()
+    assert counts["formatting"] > 1300
+    assert counts.get("reworded", 0) + counts.get("renumbered+reworded", 0) < 30
+
+
+def test_alignment_of_all_pairs_is_fast(full_store: Database) -> None:
+    dates = [row[0] for row in full_store.execute("SELECT date FROM releases ORDER BY date")]
+    clauses = [load_clauses(full_store, date) for date in dates]
+    start = time.perf_counter()
+    for old, new in zip(clauses, clauses[1:], strict=False):
+        align(old, new)
+    assert time.perf_counter() - start < 30  # the benchmark's target is 10 s on an idle machine
