@@ -13,6 +13,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.query import canonical_number, release_in_force
+from archive.witnesses import witnesses_in_lineages
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
 
@@ -112,6 +113,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "current_number": alive.get(lineage) or _merged_into(alive, entries, lineage),
         "current_numbers": sorted(set(alive.values()), key=_number_key),
         "entries": entries,
+        "witnesses": witnesses_in_lineages(db, lineages),
     }
 
 

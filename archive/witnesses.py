@@ -237,3 +237,24 @@ def findings(db: Database) -> list[dict[str, Any]]:
                FROM witnesses ORDER BY source, position"""
         )
     )
+
+
+def witnesses_in_lineages(db: Database, lineages: list[int]) -> list[dict[str, Any]]:
+    """Witnesses of any clause of these lineages (`trace`): matched on the release and
+    number the witness quotes, so a renumbered clause keeps its witnesses."""
+    if not lineages or not db["witnesses"].exists():
+        return []
+    marks = ", ".join("?" for _ in lineages)
+    rows = db.query(
+        f"""SELECT DISTINCT witnesses.*, witness_captures.file, witness_captures.url,
+                   witness_captures.capture_time, witness_captures.page_date,
+                   lineage_members.lineage_id
+            FROM witnesses
+            JOIN witness_captures ON witness_captures.id = witnesses.capture_id
+            JOIN lineage_members ON lineage_members.release = witnesses.release
+                 AND lineage_members.number = witnesses.number
+            WHERE lineage_members.lineage_id IN ({marks})
+            ORDER BY witnesses.quoted_date, witnesses.source, witnesses.position""",
+        lineages,
+    )
+    return [{**_witness_dict(row, row["release"]), "lineage": row["lineage_id"]} for row in rows]

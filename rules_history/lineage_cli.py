@@ -57,6 +57,11 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
         click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
         click.echo(f"    {(entry['text'] or '').replace(chr(10), ' ')}")
+    for witness in result.get("witnesses", []):
+        click.echo(
+            f"witness: {witness['source']} quotes {witness['number']} of {witness['release']}:"
+            f" {witness['agreement']}"
+        )
 
 
 @click.command()

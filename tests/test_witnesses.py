@@ -233,3 +233,15 @@ def test_a_second_ingest_keeps_one_row_per_witness_clause(witnessed_store, witne
     assert result.exit_code == 0, result.output
     assert "witnesses: 5 captures" in result.output
     assert witnessed_store["witnesses"].count == before == 71
+
+
+def test_trace_lists_the_crystal_keep_witness_of_504_2(witnessed_store):
+    db_file = witnessed_store.conn.execute("PRAGMA database_list").fetchone()[2]
+    result = CliRunner().invoke(main, ["trace", "504.2@2008-03-17", "--db", db_file, "--json"])
+    assert result.exit_code == 0, result.output
+    witnesses = json.loads(result.stdout)["witnesses"]
+    quoted = {(w["source"], w["number"], w["release"], w["agreement"]) for w in witnesses}
+    assert ("crystalkeep-504-2008", "504.2", "2007-05-01", "differs") in quoted
+    assert ("wizards-morph-2002", "504.2", "2002-10-07", "differs") in quoted
+    text = CliRunner().invoke(main, ["trace", "504.2@2008-03-17", "--db", db_file])
+    assert "witness: crystalkeep-504-2008 quotes 504.2 of 2007-05-01: differs" in text.output
