@@ -24,7 +24,7 @@ def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
 
     Each record: scenario, title, release, mechanic, outcome, cites, expected, agrees,
     source, finding, text_says, changed, previous_release, previous_outcome, rule_change,
-    renumbered, detail.
+    lineage_changes, renumbered, detail.
     """
     wanted = release_in_force(db, as_of) if as_of else None
     dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
@@ -34,7 +34,34 @@ def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
     records = [record for scenario in SCENARIOS for record in run_scenario(scenario, eras)]
     if wanted is not None:
         records = [r for r in records if r["release"] == wanted]
+    link_lineage(db, records)
     return records
+
+
+def link_lineage(db: Database, records: list[dict[str, Any]]) -> None:
+    """Add `lineage_changes` to changed records: archive.compare's view of the cited rules.
+
+    That view follows clauses through the stored lineages (splits and merges included); it
+    is None when the store has no lineages yet, and `rule_change` still tells the story.
+    """
+    from archive.compare import diff_releases
+    from archive.errors import LookupFailed
+
+    for record in records:
+        record["lineage_changes"] = None
+        if not record["changed"]:
+            continue
+        found: dict[int, dict[str, Any]] = {}
+        old_cites, new_cites = set(record["previous_cites"]), set(record["cites"])
+        try:
+            for prefix in sorted(old_cites | new_cites):
+                diff = diff_releases(db, record["previous_release"], record["release"], prefix)
+                for change in diff["changes"]:
+                    if old_cites & set(change["old"]) or new_cites & set(change["new"]):
+                        found.setdefault(change["lineage"], change)
+        except LookupFailed:
+            continue
+        record["lineage_changes"] = list(found.values())
 
 
 def run_scenario(scenario: Scenario, eras: list[Era]) -> list[dict[str, Any]]:
@@ -73,6 +100,7 @@ def evaluate(scenario: Scenario, era: Era) -> dict[str, Any]:
         "changed": False,
         "previous_release": None,
         "previous_outcome": None,
+        "previous_cites": [],
         "rule_change": [],
         "renumbered": False,
     }
@@ -81,6 +109,7 @@ def evaluate(scenario: Scenario, era: Era) -> dict[str, Any]:
 def flag_change(record: dict[str, Any], old_era: Era, old: dict[str, Any], new_era: Era) -> None:
     record["previous_release"] = old["release"]
     record["previous_outcome"] = old["outcome"]
+    record["previous_cites"] = old["cites"]
     if record["outcome"] != old["outcome"]:
         record["changed"] = True
         record["rule_change"] = rule_change(old_era, old["cites"], new_era, record["cites"])

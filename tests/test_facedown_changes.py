@@ -137,3 +137,14 @@ def test_outcome_eras_and_clause_index(records: list[dict[str, Any]]) -> None:
     )
     beside = {r["scenario"] for r in by_clause(records)[("2024-06-07", "708.8")]}
     assert {"pump-then-turn-up", "changes-stay", "no-etb-on-turn-up"} <= beside
+
+
+def test_changes_are_linked_to_the_stored_lineages(full_lineage: Database) -> None:
+    [cost] = [r for r in run_all(full_lineage, "2006-10-01") if r["scenario"] == "morph-mana-cost"]
+    assert cost["changed"] and cost["previous_release"] == "2006-07-15"
+    [change] = cost["lineage_changes"]
+    assert (change["kind"], change["old"], change["new"]) == ("reworded", ["502.26b"], ["502.26b"])
+    [again] = [
+        r for r in run_all(full_lineage, "2023-10-13") if r["scenario"] == "turn-face-down-again"
+    ]
+    assert [(c["kind"], c["new"]) for c in again["lineage_changes"]] == [("added", ["708.2b"])]
