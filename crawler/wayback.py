@@ -83,7 +83,7 @@ class Policy:
     """Timeouts, rates and retries; tests shrink them, the defaults are polite."""
 
     timeout: float = 30.0
-    cdx_per_minute: float = 20.0  # the Internet Archive allows 30
+    cdx_per_minute: float = 20.0  # the Internet Archive allows 30; 0 means no limit (tests)
     fetch_per_minute: float = 30.0
     retries: int = 5
     backoff: float = 2.0  # seconds before the first retry, doubled each time
@@ -255,6 +255,8 @@ class WaybackSession:
                     raise Unavailable(url, f"no answer after {attempt + 1} tries: {exc}") from exc
                 self._back_off(attempt)
                 continue
+            except requests.RequestException as exc:  # a bad URL, too many redirects ...
+                raise Unavailable(url, f"request failed: {exc}") from exc
             if response.status_code == 429:
                 retry_after = _retry_after(response, policy.backoff)
                 if last_try or retry_after > policy.max_retry_after:

@@ -40,7 +40,13 @@ DEFAULT_CAPTURES = Path("_build") / "captures"
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     help="Another catalogue file (default: crawler/catalogue.jsonl).",
 )
-@click.option("--rate", type=float, default=20.0, show_default=True, help="CDX requests a minute.")
+@click.option(
+    "--rate",
+    type=float,
+    default=20.0,
+    show_default=True,
+    help="CDX requests a minute (0: no limit, for a local mirror).",
+)
 @click.option(
     "--fetch-rate", type=float, default=30.0, show_default=True, help="Capture requests a minute."
 )
