@@ -164,10 +164,16 @@ def build_release_entries(captures_dir: Path) -> list[dict[str, Any]]:
         if not urls.get(entry["date"]) and entry.get("source_repo"):
             add(entry["date"], _repository_url(entry))
     stated = {e["date"]: e.get("stated_date") for e in manifest if e.get("preferred")}
-    return [
+    lines = [
         _release_line(d, urls[d], captures.get(d, []), d in archived, stated.get(d))
         for d in sorted(urls)
     ]
+    originals = {e["date"]: e.get("original_url") for e in manifest if e.get("preferred")}
+    for line in lines:
+        original = originals.get(line["release"]) or ""
+        if original and not original.endswith(".txt"):
+            line["notes"] = f"the Wizards original is {original}; this text is derived from it"
+    return lines
 
 
 def _repository_url(entry: dict[str, Any]) -> str:
@@ -189,5 +195,5 @@ def _release_line(
     if not archived:
         line["notes"] = "listed by pit142857 or rulesraker, not in the committed archive"
     elif urls and urls[0].startswith("https://raw.githubusercontent.com/"):
-        line["notes"] = "original Wizards URL unknown; the source repository's copy"
+        line["notes"] = "no Wizards URL of a text file is known; the source repository's copy"
     return line
