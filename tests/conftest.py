@@ -85,3 +85,13 @@ def small_lineage(small_store: Database) -> Database:
 
     build_lineage(small_store)
     return small_store
+
+
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory: pytest.TempPathFactory, small_store: Database) -> Path:
+    """The static site built from the small store (with its search index)."""
+    from renderer.build import build_site
+
+    out = tmp_path_factory.mktemp("site") / "_site"
+    build_site(small_store, out)
+    return out
