@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import date
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from conftest import make_captures_dir
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlite_utils import Database
 
 from archive.manifest import CAPTURES_DIR
@@ -245,3 +248,37 @@ def test_trace_lists_the_crystal_keep_witness_of_504_2(witnessed_store):
     assert ("wizards-morph-2002", "504.2", "2002-10-07", "differs") in quoted
     text = CliRunner().invoke(main, ["trace", "504.2@2008-03-17", "--db", db_file])
     assert "witness: crystalkeep-504-2008 quotes 504.2 of 2007-05-01: differs" in text.output
+
+
+_WORDS = (
+    st.text(
+        alphabet=st.characters(whitelist_categories=("L", "N"), whitelist_characters=" ,.'\"()-"),
+        min_size=1,
+        max_size=60,
+    )
+    .map(lambda s: " ".join(s.split()))
+    .filter(lambda s: s and not s[0].isdigit())
+)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(100, 999),
+            st.integers(1, 30),
+            _WORDS,
+            st.dates(min_value=date(1999, 1, 1), max_value=date(2030, 12, 31)),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_crystal_keep_lines_round_trip(rows):
+    page = "This search based on the March 17, 2008 release of the Rulings.\n" + "".join(
+        f"  • {section}.{rule} - {text} [CompRules {day:%Y/%m/%d}]\n"
+        for section, rule, text, day in rows
+    )
+    clauses = parse_witness(page.encode(), "crystal-keep", "t", "0" * 64, "f").clauses
+    assert [(c.number, c.text, c.quoted_date) for c in clauses] == [
+        (f"{section}.{rule}", text, day.isoformat()) for section, rule, text, day in rows
+    ]
