@@ -1,0 +1,61 @@
+"""Blame against Crystal Keep's 2008 page, which dates each 504.x clause's wording."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlite_utils import Database
+
+from archive.blame import blame
+from archive.errors import LookupFailed
+from archive.manifest import CAPTURES_DIR
+
+CRYSTAL_KEEP = CAPTURES_DIR / "web" / "004_8ea5d1f45091d969.txt"
+DATED = re.compile(r"(504\.\d+) - .*?\[CompRules (\d{4})/(\d{2})/(\d{2})\]")
+
+
+def crystal_keep_dates() -> dict[str, str]:
+    text = CRYSTAL_KEEP.read_text(encoding="utf-8")
+    return {m[1]: f"{m[2]}-{m[3]}-{m[4]}" for m in DATED.finditer(text)}
+
+
+def test_the_page_dates_eight_clauses() -> None:
+    assert sorted(crystal_keep_dates()) == [f"504.{i}" for i in range(1, 9)]
+
+
+def test_blame_agrees_with_crystal_keep(full_lineage: Database) -> None:
+    """The page is "based on the March 17, 2008 release": the 2008-02-01 CR was in force."""
+    rows = blame(full_lineage, "2008-03-17", "504")
+    since = {row["number"]: row["since"] for row in rows if row["kind"] == "rule"}
+    assert since == crystal_keep_dates()
+
+
+def test_blame_follows_renumbering(full_lineage: Database) -> None:
+    rows = {row["number"]: row for row in blame(full_lineage, "2024-06-07", "708")}
+    assert rows["708.11"]["since"] == "2006-10-01"  # 504.8, renumbered twice, same words
+    assert rows["708.11"]["first_release"] == "2006-10-01"
+    assert rows["708.3"]["since"] == "2009-07-08"  # split off 504.2 in the rewrite
+    assert rows["708.1"]["since"] == "2015-03-27"
+    then = {row["number"]: row["lineage"] for row in blame(full_lineage, "2008-02-01", "504")}
+    assert rows["708.1"]["lineage"] == then["504.1"]
+    # references and typography do not count as wording, but text_since sees them
+    assert rows["708.2"]["since"] == "2009-07-08"
+    assert rows["708.2"]["text_since"] > rows["708.2"]["since"]
+
+
+def test_blame_of_a_whole_release(full_lineage: Database) -> None:
+    rows = blame(full_lineage, "2026-01-16")
+    assert (
+        len(rows)
+        == full_lineage.execute(
+            "SELECT count(*) FROM clauses WHERE release = '2026-01-16' AND kind IN"
+            " ('chapter', 'section', 'rule', 'subrule', 'glossary')"
+        ).fetchone()[0]
+    )
+    assert all(row["since"] <= "2026-01-16" for row in rows)
+
+
+def test_blame_names_a_bad_release(full_lineage: Database) -> None:
+    with pytest.raises(LookupFailed, match="1990-01-01"):
+        blame(full_lineage, "1990-01-01")

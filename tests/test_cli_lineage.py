@@ -1,0 +1,143 @@
+"""The trace, diff and blame commands: JSON shapes, text output, errors, help, speed."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from sqlite_utils import Database
+
+from archive.compare import diff_releases
+from archive.trace import trace
+from rules_history.cli import main
+
+
+@pytest.fixture(scope="module")
+def store_file(full_lineage: Database) -> str:
+    return str(full_lineage.execute("PRAGMA database_list").fetchone()[2])
+
+
+def run(store_file: str, *args: str) -> Any:
+    result = CliRunner().invoke(main, [*args, "--db", store_file, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_trace_504_2_reaches_707_and_708(store_file: str) -> None:
+    result = run(store_file, "trace", "504.2@2008-03-17")
+    assert result["release"] == "2008-02-01"
+    assert result["current_number"] == "708.2"
+    assert result["current_numbers"] == ["708.2", "708.3", "708.4"]
+    numbers = {(e["release"], e["number"]) for e in result["entries"]}
+    assert {("2009-07-08", "707.2"), ("2009-07-08", "707.3"), ("2009-07-08", "707.4")} <= numbers
+    assert ("2021-07-12", "708.2") in numbers
+    for entry in result["entries"]:
+        assert {"release", "number", "kind", "text"} <= entry.keys()
+        assert entry["text"]
+
+
+def test_trace_from_a_current_number_goes_back(store_file: str) -> None:
+    result = run(store_file, "trace", "702.37a")
+    first = result["entries"][0]
+    assert (first["release"], first["number"], first["kind"]) == ("2002-10-07", "502.26a", "added")
+    assert [e["number"] for e in result["entries"] if e["kind"] == "renumbered"] == [
+        "702.35a",
+        "702.37a",
+    ]
+
+
+def test_trace_text_output(full_lineage: Database, store_file: str) -> None:
+    result = CliRunner().invoke(main, ["trace", "504.8@2008-03-17", "--db", store_file])
+    assert result.exit_code == 0
+    assert result.output.startswith("504.8 (2008-02-01) is 708.11 in ")
+    assert "2009-07-08  renumbered           504.8 -> 707.11" in result.output
+
+
+def test_diff_json(store_file: str) -> None:
+    result = run(store_file, "diff", "2021-06-09", "2021-07-12", "--rule", "708")
+    kinds = {(tuple(c["old"]), tuple(c["new"])): c["kind"] for c in result["changes"]}
+    assert kinds[("707",), ("708",)] == "renumbered"
+    assert kinds[("708",), ("709",)] == "renumbered"  # the old 708, Split Cards
+    change = next(c for c in result["changes"] if c["new"] == ["708.10"])
+    assert [d for d in change["diff"] if d[0]] == [[-1, "706.3"], [1, "707.3"]]
+    assert sum(result["summary"].values()) >= len(result["changes"])
+
+
+def test_diff_of_releases_years_apart(full_lineage: Database) -> None:
+    result = diff_releases(full_lineage, "2008-02-01", "2024-06-07", "504")
+    by_old = {tuple(c["old"]): c for c in result["changes"]}
+    assert by_old[("504.8",)]["new"] == ["708.11"]
+    assert by_old[("504.8",)]["kind"] == "renumbered"
+    pieces = [c["new"] for c in result["changes"] if c["kind"] == "split"]
+    assert ["708.3"] in pieces and ["708.7"] in pieces
+
+
+def test_diff_is_fast(full_lineage: Database) -> None:
+    for old, new in [("2009-05-01", "2009-07-08"), ("2008-02-01", "2024-06-07")]:
+        start = time.perf_counter()
+        diff_releases(full_lineage, old, new)
+        assert time.perf_counter() - start < 3  # benchmark target: 1 s on an idle machine
+
+
+def test_blame_json(store_file: str) -> None:
+    rows = run(store_file, "blame", "2008-03-17", "--rule", "504.2")
+    assert rows == [
+        {
+            "release": "2008-02-01",
+            "number": "504.2",
+            "kind": "rule",
+            "lineage": rows[0]["lineage"],
+            "first_release": "2001-07-23",
+            "since": "2007-05-01",
+            "text_since": "2007-05-01",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["trace", "999.9"], "999.9"),
+        (["trace", "504.2@2031-02-30"], "2031-02-30"),
+        (["trace", "abc"], "abc"),
+        (["diff", "2009-07-08", "2009-05-01"], "2009-07-08"),
+        (["diff", "2009-05-01", "2009-07-08", "--rule", "x1"], "x1"),
+        (["blame", "1990-01-01"], "1990-01-01"),
+    ],
+)
+def test_errors_are_one_line_naming_the_input(store_file: str, args: list[str], named: str) -> None:
+    result = CliRunner().invoke(main, [*args, "--db", store_file])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and result.output.startswith("error: ")
+    assert named in result.output
+
+
+def test_trace_reports_a_number_from_the_past(store_file: str) -> None:
+    result = CliRunner().invoke(main, ["trace", "502.26a", "--db", store_file])
+    assert result.exit_code == 1
+    assert "502.26a@2009-05-01" in result.output  # last numbered so: try it there
+
+
+def test_trace_of_a_reused_number_follows_the_newest_clause(store_file: str) -> None:
+    """504.2 today is the draw step's second rule: 304.1 until the 2009 rewrite split it."""
+    result = run(store_file, "trace", "504.2")
+    assert result["current_number"] == "504.2"
+    split = next(e for e in result["entries"] if e["release"] == "2009-07-08")
+    assert (split["kind"], split["old"]) == ("split", ["304.1"])
+    assert all(e["number"] != "504.2" for e in result["entries"] if e["release"] < "2009-07-08")
+
+
+@pytest.mark.parametrize("command", ["trace", "diff", "blame"])
+def test_help(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--help"])
+    assert result.exit_code == 0
+    assert "--json" in result.output
+
+
+def test_trace_function_matches_cli(full_lineage: Database, store_file: str) -> None:
+    assert trace(full_lineage, "504.2", "2008-03-17") == run(
+        store_file, "trace", "504.2@2008-03-17"
+    )
