@@ -133,3 +133,20 @@ def test_the_committed_seeds_are_a_valid_store():
         "mtg-wiki",
         "gatherer-rulings",
     }
+
+
+def test_the_warc_command_exports_the_committed_seeds(tmp_path):
+    from click.testing import CliRunner
+
+    from rules_history.cli import main
+
+    seeds = Path(__file__).resolve().parents[1] / "archive" / "captures" / "web"
+    target = tmp_path / "seeds.warc.gz"
+    result = CliRunner().invoke(main, ["warc", str(target), "--captures", str(seeds)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 5 records" in result.output
+    with open(target, "rb") as stream:
+        payloads = [r.content_stream().read() for r in ArchiveIterator(stream)]
+    assert sorted(hashlib.sha256(p).hexdigest() for p in payloads) == sorted(
+        r.sha256 for r in CaptureStore(seeds).records
+    )
