@@ -20,6 +20,7 @@ import sqlite3
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from sqlite_utils import Database
@@ -101,10 +102,10 @@ def build_lineage(db: Database) -> dict[str, Any]:
         stored = _member_lineages(db, previous)
         old_ids = [stored[clause.part_id] for clause in old]
         dates = [release for release, _capture in releases]
-        alignments = _alignments(db, [previous, *dates[start:]] if previous else dates[start:])
-        if not previous:
-            alignments = iter([align([], load_clauses(db, dates[0])), *alignments])
-        for index, alignment in zip(range(start, len(releases)), alignments, strict=True):
+        pending = alignments(db, [previous, *dates[start:]] if previous else dates[start:])
+        if not previous:  # the first release: everything in it is added
+            pending = chain([align([], load_clauses(db, dates[0]))], pending)
+        for index, alignment in zip(range(start, len(releases)), pending, strict=True):
             release = releases[index][0]
             new = load_clauses(db, release)
             old_ids = _store_release(db, lineages, release, (old, old_ids), new, alignment)
@@ -118,7 +119,7 @@ def build_lineage(db: Database) -> dict[str, Any]:
     return report
 
 
-def _alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
+def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
     """The alignment of each release in `dates` with the one before it, in order.
 
     Worker processes align runs of releases (each reads them from the store file) while

@@ -44,4 +44,6 @@ def bench_ingest(captures_dir: Path) -> dict[str, Any]:
 
 
 def run_benchmarks(captures_dir: Path) -> dict[str, Any]:
-    return {"ingest": bench_ingest(captures_dir)}
+    from rules_history.bench_lineage import bench_lineage
+
+    return {"ingest": bench_ingest(captures_dir), "lineage": bench_lineage(captures_dir)}

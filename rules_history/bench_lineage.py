@@ -1,0 +1,76 @@
+"""Benchmarks of lineage, diff, trace and blame; `rules-history bench` prints them.
+
+Targets (issue 3): aligning every consecutive pair of releases in at most 10 s on two cores;
+`diff` of any two releases under 1 s.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from archive.blame import blame
+from archive.compare import diff_releases
+from archive.ingest import ingest_captures
+from archive.lineage import alignments, build_lineage
+from archive.store import open_store
+from archive.trace import trace
+
+DIFF_PAIRS = (
+    ("2021-06-09", "2021-07-12"),  # the 2021 shift
+    ("2009-05-01", "2009-07-08"),  # the 2009 rewrite
+    ("2018-10-05", "2019-01-25"),  # typography only
+    ("2008-02-01", "2024-06-07"),  # sixteen years apart
+    ("1999-04-23", "2026-01-16"),  # first and last
+)
+
+
+def _seconds(start: float) -> float:
+    return round(time.perf_counter() - start, 3)
+
+
+def bench_lineage(captures_dir: Path) -> dict[str, Any]:
+    """Ingest into a new store (not timed), then time alignment, lineage, diff, trace, blame."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = open_store(Path(folder) / "bench.db")
+        ingest_captures(db, captures_dir)
+        dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+        start = time.perf_counter()
+        pairs = sum(1 for _alignment in alignments(db, dates))
+        align_all = _seconds(start)
+        start = time.perf_counter()
+        built = build_lineage(db)
+        build = _seconds(start)
+        start = time.perf_counter()
+        build_lineage(db)
+        rebuild = _seconds(start)
+        diffs = {}
+        for old, new in DIFF_PAIRS:
+            if old in dates and new in dates:
+                start = time.perf_counter()
+                result = diff_releases(db, old, new)
+                diffs[f"{old}..{new}"] = {
+                    "seconds": _seconds(start),
+                    "changes": len(result["changes"]),
+                }
+        start = time.perf_counter()
+        trace(db, "504.2", "2008-03-17")
+        trace_seconds = _seconds(start)
+        start = time.perf_counter()
+        blamed = len(blame(db, dates[-1]))
+        blame_seconds = _seconds(start)
+        db.close()
+    return {
+        "pairs_aligned": pairs,
+        "align_all_pairs_seconds": align_all,
+        "build_lineage_seconds": build,
+        "build_lineage_again_seconds": rebuild,
+        "change_counts": built["counts"],
+        "diff": diffs,
+        "diff_slowest_seconds": max((d["seconds"] for d in diffs.values()), default=None),
+        "trace_504_2_seconds": trace_seconds,
+        "blame_newest_release_seconds": blame_seconds,
+        "blame_newest_release_clauses": blamed,
+    }
