@@ -113,6 +113,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     codes = _WordCodes()
     _pair_similar(old, new, result, codes, STRICT, context_threshold=LOOSE)
     _pair_similar(old, new, result, codes, LOOSE, context_threshold=WITH_CONTEXT)
+    _pair_by_children(old, new, result)
     _fill_gaps(old, new, result, codes)
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
@@ -216,7 +217,7 @@ def _pair_similar(
             for _choice, score, position in found:
                 o = olds[position]
                 bonus = context.bonus(o, n)
-                if score >= threshold or (bonus > 0 and score >= context_threshold):
+                if score + bonus >= threshold:
                     candidates.append((score + bonus, score, n, o))
     candidates.sort(key=lambda item: (-item[0], item[2], item[3]))
     for _total, score, n, o in candidates:
@@ -226,27 +227,53 @@ def _pair_similar(
             taken.add(o)
 
 
+def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -> None:
+    """A section or rule renamed beyond recognition ("Planar Magic" -> "Planechase") is
+    still the parent of the same children: pair it with where most of them went."""
+    taken = set(result.matches.values())
+    index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    went: dict[str, Counter[str | None]] = defaultdict(Counter)
+    for n, o in result.matches.items():
+        if old[o].parent:
+            went[old[o].parent][new[n].parent] += 1
+    for o, clause in enumerate(old):
+        if o in taken or clause.number not in went or clause.kind not in ("section", "rule"):
+            continue
+        (target, count), total = went[clause.number].most_common(1)[0], went[clause.number].total()
+        n = index_of.get(target) if target else None
+        if n is None or n in result.matches or new[n].group != clause.group:
+            continue
+        if count >= 2 and count * 2 > total:
+            result.matches[n] = o
+            result.similarity[n] = 0.0
+            taken.add(o)
+
+
 def _fill_gaps(old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes) -> None:
-    """Between two paired clauses, pair what is left in order, as a line diff would.
+    """After a paired clause, pair what follows on both sides, in order, as a line diff would.
 
     A clause rewritten so much that few words survive (504.3 of 2002-10-07) still sits in the
-    same place under the same parent; a weak similarity is then enough.
+    same place, after the same clause and under the same parent: a weak similarity is then
+    enough.
     """
-    anchors = sorted(result.matches.items())
-    number_map = {old[o].number: new[n].number for n, o in anchors}
+    number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
     taken = set(result.matches.values())
-    for (n_a, o_a), (n_b, o_b) in zip(anchors, anchors[1:], strict=False):
-        if not (2 <= n_b - n_a <= MAX_GAP and 2 <= o_b - o_a <= MAX_GAP):
+    anchor: int | None = None  # the old clause paired with the last paired new clause
+    for n in range(len(new)):
+        if n in result.matches:
+            anchor = result.matches[n]
             continue
-        olds = [o for o in range(o_a + 1, o_b) if o not in taken]
-        for n in range(n_a + 1, n_b):
-            for position, o in enumerate(olds):
-                if _fits(old[o], new[n], number_map, codes):
-                    result.matches[n] = o
-                    result.similarity[n] = round(_similarity(old[o], new[n], codes), 1)
-                    taken.add(o)
-                    del olds[: position + 1]
-                    break
+        if anchor is None:
+            continue
+        for o in range(anchor + 1, min(anchor + 1 + MAX_GAP, len(old))):
+            if o in taken:
+                break
+            if _fits(old[o], new[n], number_map, codes):
+                result.matches[n] = o
+                result.similarity[n] = round(_similarity(old[o], new[n], codes), 1)
+                taken.add(o)
+                anchor = o
+                break
 
 
 def _fits(
@@ -267,12 +294,17 @@ class _Context:
     def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
         self.old, self.new, self.matches = old, new, result.matches
         self.number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
+        self.source_of = {new[n].number: old[o].number for n, o in result.matches.items()}
 
     def bonus(self, o: int, n: int) -> float:
         old, new = self.old[o], self.new[n]
         bonus = 0.0
-        if old.parent and self.number_map.get(old.parent) == new.parent:
-            bonus += 12
+        # the old parent went where the new clause's parent is, or somewhere else; or the
+        # new parent came from somewhere else
+        if old.parent and old.parent in self.number_map:
+            bonus += 12 if self.number_map[old.parent] == new.parent else -15
+        elif new.parent and new.parent in self.source_of:
+            bonus -= 15
         if self.matches.get(n - 1) == o - 1 or self.matches.get(n + 1) == o + 1:
             bonus += 10
         if old.label == new.label:
