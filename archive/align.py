@@ -52,6 +52,7 @@ _WORD = re.compile(r"\w+")
 
 STRICT, LOOSE, WITH_CONTEXT = 72.0, 60.0, 45.0  # word-similarity thresholds (0-100)
 MAX_GAP = 24  # longer gaps are not filled: their order says little
+MOVED = 85.0  # token-set similarity for a clause found far from where it was
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
 CONTAINED = 0.7  # share of a clause's words found in another, for splits and merges
 NEAR = 4  # how many positions around a clause count as its neighbourhood
@@ -115,6 +116,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     _pair_similar(old, new, result, codes, LOOSE, context_threshold=WITH_CONTEXT)
     _pair_by_children(old, new, result)
     _fill_gaps(old, new, result, codes)
+    _rescue_moved(old, new, result)
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
     return result
@@ -274,6 +276,32 @@ def _fill_gaps(old: list[Clause], new: list[Clause], result: Alignment, codes: _
                 taken.add(o)
                 anchor = o
                 break
+
+
+def _rescue_moved(old: list[Clause], new: list[Clause], result: Alignment) -> None:
+    """A clause that moved far and changed a little ("you" in a card's text isn't a target
+    -> in an object's text): nearly all words of the shorter one are in the longer one."""
+    taken = set(result.matches.values())
+    olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
+    if not olds:
+        return
+    choices = [old[o].normalised for o in olds]
+    found = []
+    for n in (n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])):
+        for _choice, score, position in process.extract(
+            new[n].normalised, choices, scorer=fuzz.token_set_ratio, limit=3, score_cutoff=MOVED
+        ):
+            if old[olds[position]].group == new[n].group:
+                found.append((score, n, olds[position]))
+    for score, n, o in sorted(found, key=lambda item: (-item[0], item[1], item[2])):
+        if n not in result.matches and o not in taken:
+            result.matches[n] = o
+            result.similarity[n] = round(score, 1)
+            taken.add(o)
+
+
+def _long_enough(clause: Clause) -> bool:
+    return clause.group == "rule" and clause.normalised.count(" ") >= 5
 
 
 def _fits(
