@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
+from archive.normalise import normalise
+
 ALIGNED_KINDS = ("chapter", "section", "rule", "subrule", "glossary")
 GROUP = {"chapter": "chapter", "section": "section", "rule": "rule", "subrule": "rule"}
 GROUP["glossary"] = "glossary"
@@ -49,6 +51,7 @@ WORDING_CHANGES = (REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED, ADDED)
 # A rule number quoted in running text: "rule 504", "rule 502.26", "702.34a".
 REFERENCE_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
 _WORD = re.compile(r"\w+")
+_TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
 
 STRICT, LOOSE, WITH_CONTEXT = 72.0, 60.0, 45.0  # word-similarity thresholds (0-100)
 MAX_GAP = 24  # longer gaps are not filled: their order says little
@@ -111,6 +114,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     _pair_equal(old, new, result, lambda c: c.normalised)
     _pair_equal(old, new, result, lambda c: mask_references(c.normalised))
     _pair_equal(old, new, result, lambda c: c.title.lower() if c.kind == "glossary" else None)
+    _pair_equal(old, new, result, _bare_term)
     codes = _WordCodes()
     _pair_similar(old, new, result, codes, STRICT, context_threshold=LOOSE)
     _pair_similar(old, new, result, codes, LOOSE, context_threshold=WITH_CONTEXT)
@@ -120,6 +124,13 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
     return result
+
+
+def _bare_term(clause: Clause) -> str | None:
+    """A glossary term without its note: "In Play (Obsolete)" -> "in play"."""
+    if clause.kind != "glossary" or not clause.title:
+        return None
+    return _TERM_NOTE.sub("", clause.title).strip().lower()
 
 
 def _pair_equal(
@@ -414,7 +425,7 @@ def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
 
 def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> str:
     """The kind of change from one clause to the clause that continues it."""
-    renumbered = old.label != new.label
+    renumbered = _label_key(old) != _label_key(new)
     if old.normalised == new.normalised:
         if renumbered:
             return RENUMBERED
@@ -422,6 +433,11 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
     if _only_references_follow(old.normalised, new.normalised, number_map):
         return RENUMBERED if renumbered else REFERENCE
     return RENUMBERED_REWORDED if renumbered else REWORDED
+
+
+def _label_key(clause: Clause) -> str:
+    """A glossary term compares in its normalised form: 'Isn’t' is "Isn't"."""
+    return normalise(clause.label) if clause.kind == "glossary" else clause.label
 
 
 def _only_references_follow(

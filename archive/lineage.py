@@ -27,7 +27,7 @@ from sqlite_utils import Database
 
 from archive.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 
-ALIGN_VERSION = 7  # bump when alignment changes: stored lineages are then rebuilt
+ALIGN_VERSION = 9  # bump when alignment changes: stored lineages are then rebuilt
 RUN = 8  # releases aligned per task in a worker process
 
 

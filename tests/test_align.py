@@ -136,6 +136,7 @@ def test_typography_release_is_formatting(full_store: Database) -> None:
     old, new = load_clauses(full_store, "2018-10-05"), load_clauses(full_store, "2019-01-25")
     counts = align(old, new).counts()
     assert counts["formatting"] > 1300
+    assert counts["renumbered"] == 2  # 903.11e and 903.11f, moved down by a new 903.11e
     assert counts.get("reworded", 0) + counts.get("renumbered+reworded", 0) < 30
 
 
