@@ -113,7 +113,9 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     result = Alignment()
     _pair_equal(old, new, result, lambda c: c.normalised)
     _pair_equal(old, new, result, lambda c: mask_references(c.normalised))
-    _pair_equal(old, new, result, lambda c: c.title.lower() if c.kind == "glossary" else None)
+    _pair_equal(
+        old, new, result, lambda c: (c.title or "").lower() if c.kind == "glossary" else None
+    )
     _pair_equal(old, new, result, _bare_term)
     codes = _WordCodes()
     _pair_similar(old, new, result, codes, STRICT, context_threshold=LOOSE)
@@ -247,18 +249,20 @@ def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
     went: dict[str, Counter[str | None]] = defaultdict(Counter)
     for n, o in result.matches.items():
-        if old[o].parent:
-            went[old[o].parent][new[n].parent] += 1
+        parent = old[o].parent
+        if parent:
+            went[parent][new[n].parent] += 1
     for o, clause in enumerate(old):
-        if o in taken or clause.number not in went or clause.kind not in ("section", "rule"):
+        children = went.get(clause.number or "")
+        if o in taken or not children or clause.kind not in ("section", "rule"):
             continue
-        (target, count), total = went[clause.number].most_common(1)[0], went[clause.number].total()
-        n = index_of.get(target) if target else None
-        if n is None or n in result.matches or new[n].group != clause.group:
+        (target, count), total = children.most_common(1)[0], children.total()
+        parent_at = index_of.get(target) if target else None
+        if parent_at is None or parent_at in result.matches:
             continue
-        if count >= 2 and count * 2 > total:
-            result.matches[n] = o
-            result.similarity[n] = 0.0
+        if new[parent_at].group == clause.group and count >= 2 and count * 2 > total:
+            result.matches[parent_at] = o
+            result.similarity[parent_at] = 0.0
             taken.add(o)
 
 

@@ -122,6 +122,7 @@ def _change(
     link_kind, related = links.get(lineage_id, (None, []))
     olds = [old.clause.label] if old else []
     news = [new.clause.label] if new else []
+    kind: str | None
     if old is None:
         kind = SPLIT if link_kind == SPLIT else ADDED
         olds = [before[r].clause.label for r in related if r in before] if kind == SPLIT else []
