@@ -16,7 +16,7 @@ from sqlite_utils import Database
 
 from archive.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
 from archive.errors import LookupFailed
-from archive.query import resolve_release
+from archive.query import canonical_number, resolve_release
 from archive.trace import require_lineage
 from archive.worddiff import word_diffs
 
@@ -32,6 +32,7 @@ def diff_releases(
 ) -> dict[str, Any]:
     """Every change from release `old` to release `new` (dates), optionally under a rule."""
     require_lineage(db)
+    rule_prefix = canonical_number(rule_prefix) if rule_prefix else None
     old_release, new_release = resolve_release(db, old), resolve_release(db, new)
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")

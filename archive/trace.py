@@ -80,6 +80,8 @@ def related_lineages(db: Database, start: int) -> list[int]:
 def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
     """The whole history of the clause numbered `rule` in the release in force on `as_of`."""
     require_lineage(db)
+    if as_of is None:
+        rule, as_of = split_rule_at(rule)
     release = release_in_force(db, as_of)
     lineage = find_lineage(db, rule, release)
     lineages = related_lineages(db, lineage)

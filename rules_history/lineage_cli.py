@@ -74,10 +74,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """Compare release OLD with release NEW (dates; any two, not only neighbours)."""
     from archive.compare import diff_releases
-    from archive.query import canonical_number
 
-    prefix = canonical_number(rule_prefix) if rule_prefix else None
-    result = diff_releases(_store(db_file), old, new, prefix)
+    result = diff_releases(_store(db_file), old, new, rule_prefix)
     if as_json:
         print_json(result)
         return

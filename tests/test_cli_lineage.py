@@ -141,3 +141,7 @@ def test_trace_function_matches_cli(full_lineage: Database, store_file: str) -> 
     assert trace(full_lineage, "504.2", "2008-03-17") == run(
         store_file, "trace", "504.2@2008-03-17"
     )
+
+
+def test_trace_accepts_rule_at_date(full_lineage: Database) -> None:
+    assert trace(full_lineage, "504.2@2008-03-17")["current_number"] == "708.2"
