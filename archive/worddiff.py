@@ -18,6 +18,7 @@ from diff_match_patch import diff_match_patch
 # cover every character of a text, and cost diff-match-patch one character per word.
 _TOKEN = re.compile(r"\s+|\w+(?:['\u2019.-]\w+)*\s*|[^\w\s]+\s*")
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+_WORDS = re.compile(r"\w+")
 _SURROGATES = range(0xD800, 0xE000)
 
 DELETE, EQUAL, INSERT = -1, 0, 1
@@ -90,11 +91,60 @@ def word_diff(a: str, b: str) -> list[tuple[int, str]]:
         elif op == INSERT:
             inserted += text
         else:
-            _append_all(merged, _diff_units(tokens(deleted), tokens(inserted), cleanup=True))
+            _append_all(merged, _diff_changed(deleted, inserted))
             _append(merged, EQUAL, text)
             deleted, inserted = "", ""
-    _append_all(merged, _diff_units(tokens(deleted), tokens(inserted), cleanup=True))
+    _append_all(merged, _diff_changed(deleted, inserted))
     return merged
+
+
+def _diff_changed(deleted: str, inserted: str) -> list[tuple[int, str]]:
+    """Word diff of a run of changed sentences, sentence by sentence where they correspond.
+
+    Sentences correspond when they begin with the same words (or, with as many on both sides,
+    by position). Every sentence touched by one small edit ("he or she" -> "they") then costs
+    a short diff instead of a share of one long diff over the whole clause.
+    """
+    olds, news = sentences(deleted), sentences(inserted)
+    if len(olds) < 2 and len(news) < 2:
+        return _diff_units(tokens(deleted), tokens(inserted), cleanup=True)
+    if len(olds) == len(news):
+        pairs = list(zip(olds, news, strict=True))
+    else:
+        pairs = _corresponding(olds, news)
+    return [
+        piece for old, new in pairs for piece in _diff_units(tokens(old), tokens(new), cleanup=True)
+    ]
+
+
+def _corresponding(olds: list[str], news: list[str]) -> list[tuple[str, str]]:
+    """Pairs of (old text, new text): sentences with the same opening words face each other,
+    and what lies between two such pairs is compared as one piece."""
+    keyed = _diff_units([_opening(s) for s in olds], [_opening(s) for s in news], cleanup=False)
+    pairs, i, j = [], 0, 0
+    pending_old, pending_new = "", ""
+    for op, text in keyed:
+        count = text.count("\n")
+        if op == DELETE:
+            pending_old += "".join(olds[i : i + count])
+            i += count
+        elif op == INSERT:
+            pending_new += "".join(news[j : j + count])
+            j += count
+        else:
+            if pending_old or pending_new:
+                pairs.append((pending_old, pending_new))
+                pending_old, pending_new = "", ""
+            pairs.extend(zip(olds[i : i + count], news[j : j + count], strict=True))
+            i, j = i + count, j + count
+    if pending_old or pending_new:
+        pairs.append((pending_old, pending_new))
+    return pairs
+
+
+def _opening(sentence: str) -> str:
+    """A sentence's first four words, one line: the key that pairs sentences."""
+    return " ".join(_WORDS.findall(sentence.lower())[:4]) + "\n"
 
 
 def _diff_units(left: list[str], right: list[str], cleanup: bool) -> list[tuple[int, str]]:
