@@ -1,0 +1,65 @@
+"""Static assets copied into the site under content-hashed names (cache busting).
+
+`site/static/*` is copied as `static/<stem>.<hash8><suffix>`; diff-match-patch comes from the
+npm package (`npm ci` puts it in node_modules/) and is wrapped so it runs in a browser without
+a module loader. Templates get the URLs through the `asset()` global.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from renderer.errors import SiteBuildError
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC_DIR = ROOT / "site" / "static"
+DMP_JS = ROOT / "node_modules" / "diff-match-patch" / "index.js"
+
+
+def short_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:8]
+
+
+def bundled_dmp(source: Path = DMP_JS) -> bytes:
+    """diff-match-patch's CommonJS file wrapped to define `window.diff_match_patch`."""
+    if not source.exists():
+        raise SiteBuildError(
+            f"{source} is missing: run `npm ci` in the repository first (it installs the"
+            " diff-match-patch package that the compare page bundles)"
+        )
+    body = source.read_bytes()
+    return (
+        b"/* diff-match-patch from npm, Apache-2.0, bundled at build time */\n"
+        b"(function(){var module={exports:{}};\n"
+        + body
+        + b"\nwindow.diff_match_patch=module.exports;})();\n"
+    )
+
+
+def asset_sources(static_dir: Path = STATIC_DIR) -> dict[str, bytes]:
+    """Logical name -> bytes of every asset the site ships."""
+    sources = {
+        path.name: path.read_bytes() for path in sorted(static_dir.iterdir()) if path.is_file()
+    }
+    sources["diff_match_patch.js"] = bundled_dmp()
+    return sources
+
+
+def write_assets(out: Path, sources: dict[str, bytes]) -> dict[str, str]:
+    """Write each asset under a hashed name; return logical name -> URL."""
+    target = out / "static"
+    target.mkdir(parents=True, exist_ok=True)
+    urls: dict[str, str] = {}
+    for name, data in sources.items():
+        stem, dot, suffix = name.rpartition(".")
+        hashed = f"{stem}.{short_hash(data)}{dot}{suffix}"
+        path = target / hashed
+        if not path.exists() or path.read_bytes() != data:
+            path.write_bytes(data)
+        urls[name] = f"/static/{hashed}"
+    keep = {url.rsplit("/", 1)[1] for url in urls.values()}
+    for old in target.iterdir():
+        if old.name not in keep:
+            old.unlink()
+    return urls

@@ -1,0 +1,91 @@
+"""Build the whole site: bring the store up to date, render every page, index for search."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from renderer.assets import asset_sources, write_assets
+from renderer.context import Site
+from renderer.diffcache import DiffCache
+from renderer.environment import make_environment
+from renderer.errors import SiteBuildError
+from renderer.pages_history import build_histories
+from renderer.pages_home import build_home
+from renderer.pages_misc import build_misc
+from renderer.pages_releases import build_releases
+from renderer.pages_rules import build_rules
+from renderer.queries import releases
+from renderer.search import index_records
+from renderer.writer import SiteWriter, code_key, default_workers
+
+
+@dataclass
+class BuildReport:
+    out: str
+    pages_rendered: int = 0
+    pages_skipped: int = 0
+    files_changed: int = 0
+    stale_removed: int = 0
+    seconds: float = 0.0
+    search_indexed: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _reopen(site: Site) -> None:
+    """In a forked worker: its own connections (never share SQLite handles across fork)."""
+    path = site.db.conn.execute("PRAGMA database_list").fetchone()[2]
+    site.db = Database(path)
+    site.diffs.reopen()
+
+
+def build_site(
+    db: Database,
+    out: Path,
+    base_url: str = "",
+    search: bool = True,
+    workers: int | None = None,
+) -> BuildReport:
+    """Render every page of the site into `out`, skipping pages whose inputs did not change."""
+    start = time.perf_counter()
+    rows = releases(db)
+    if not rows:
+        raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
+    report = BuildReport(out=str(out))
+    workers = default_workers() if workers is None else workers
+    writer = SiteWriter(out, code_key())
+    urls = write_assets(out, asset_sources())
+    diffs = DiffCache(out / ".cache")
+    site = Site(db, make_environment(urls), writer, rows, diffs, base_url=base_url)
+    steps = [
+        ("histories", build_histories),
+        ("releases", build_releases),
+        ("rules", build_rules),
+        ("home", build_home),
+        ("misc", build_misc),
+    ]
+    for name, step in steps:
+        began = time.perf_counter()
+        step(site)
+        report.timings[name] = round(time.perf_counter() - began, 2)
+    began = time.perf_counter()
+    for new_diffs in writer.render_all(
+        workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain()
+    ):
+        diffs.new.update(new_diffs or {})
+    report.timings["render"] = round(time.perf_counter() - began, 2)
+    diffs.close()
+    stale = writer.finish()
+    began = time.perf_counter()
+    if search:
+        report.search_indexed = index_records(out, site.search_records)
+    report.timings["search"] = round(time.perf_counter() - began, 2)
+    report.pages_rendered = writer.rendered
+    report.pages_skipped = writer.skipped
+    report.files_changed = len(writer.changed)
+    report.stale_removed = len(stale)
+    report.seconds = round(time.perf_counter() - start, 2)
+    return report

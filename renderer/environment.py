@@ -1,0 +1,92 @@
+"""The one Jinja environment of the site (autoescape on) and its filters."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
+TEMPLATES = Path(__file__).resolve().parent.parent / "site" / "templates"
+
+
+def long_date(iso: str | None) -> str:
+    """'2008-02-01' -> 'February 1, 2008'.
+
+    >>> long_date("2008-02-01")
+    'February 1, 2008'
+    """
+    if not iso:
+        return ""
+    day = date.fromisoformat(iso)
+    return f"{day:%B} {day.day}, {day.year}"
+
+
+def rule_url(number: str, release: str | None = None) -> str:
+    """Permalink of a rule number, or of its wording in force from `release`."""
+    return f"/rule/{number}/{release}/" if release else f"/rule/{number}/"
+
+
+def release_url(release: str, anchor: str | None = None) -> str:
+    return f"/releases/{release}/" + (f"#{anchor}" if anchor else "")
+
+
+def diff_html(ops: list[tuple[int, str]] | None) -> Markup:
+    """A word diff as <del>/<ins> spans (ops as diff-match-patch gives them)."""
+    if not ops:
+        return Markup("")
+    out = []
+    for op, text in ops:
+        if op < 0:
+            out.append(f"<del>{escape(text)}</del>")
+        elif op > 0:
+            out.append(f"<ins>{escape(text)}</ins>")
+        else:
+            out.append(str(escape(text)))
+    return Markup("".join(out))
+
+
+def make_environment(asset_urls: dict[str, str], templates: Path = TEMPLATES) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(templates)),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["long_date"] = long_date
+    env.filters["diff_html"] = diff_html
+    env.globals["rule_url"] = rule_url
+    env.globals["release_url"] = release_url
+    env.globals["clause_anchor"] = clause_anchor
+    env.globals["is_rule_number"] = is_rule_number
+
+    def asset(name: str) -> str:
+        return asset_urls[name]
+
+    env.globals["asset"] = asset
+    return env
+
+
+def render(env: Environment, template: str, **context: Any) -> str:
+    return env.get_template(template).render(**context)
+
+
+def is_rule_number(label: str) -> bool:
+    """True for '504', '504.2', '708.2a' (false for glossary terms)."""
+    return bool(RULE_LABEL.match(label))
+
+
+def clause_anchor(label: str) -> str:
+    """The id of a clause in a release page: its number, or 'g-' and a slug for a term.
+
+    >>> clause_anchor("708.2a"), clause_anchor("Face-Down (Morph, Manifest)")
+    ('708.2a', 'g-face-down-morph-manifest')
+    """
+    if is_rule_number(label):
+        return label
+    return "g-" + re.sub(r"[^a-z0-9]+", "-", label.lower())[:60].strip("-")

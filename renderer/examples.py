@@ -1,0 +1,107 @@
+"""The hook for the executable examples (issue 6): their `rules-history examples --json` output.
+
+The examples command is someone else's; the site runs it in-process when the CLI has it and
+shows its rows grouped by scenario. Without it the examples page says they are not built yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP = {".venv", "node_modules", "renderer", "tests", "_site", "_build", ".git"}
+
+
+def _source_key(db: Database) -> str:
+    """Hash of the store's releases and of every Python source outside the renderer."""
+    digest = hashlib.sha256()
+    for row in db.execute(
+        "SELECT releases.date, captures.sha256 FROM releases"
+        " JOIN captures ON captures.id = releases.capture_id ORDER BY releases.date"
+    ):
+        digest.update(repr(row).encode())
+    for path in sorted(ROOT.rglob("*.py")):
+        if not SKIP.intersection(path.relative_to(ROOT).parts):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cached_example_rows(db: Database, cache: Path) -> list[dict[str, Any]]:
+    """`example_rows`, remembered in `cache` until the store or the code changes."""
+    key = _source_key(db)
+    try:
+        saved = json.loads(cache.read_text())
+        if saved.get("key") == key:
+            return list(saved["rows"])
+    except (OSError, ValueError):
+        pass
+    rows = example_rows(db)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps({"key": key, "rows": rows}))
+    return rows
+
+
+def example_rows(db: Database) -> list[dict[str, Any]]:
+    """Rows with scenario, release, outcome, cites, expected, agrees; [] when unavailable."""
+    from click.testing import CliRunner
+
+    from rules_history.cli import main
+
+    if "examples" not in main.commands:
+        return []
+    path = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    result = CliRunner().invoke(main, ["examples", "--json", "--db", path])
+    if result.exit_code != 0:
+        return []
+    return parse_rows(result.stdout)
+
+
+def parse_rows(text: str) -> list[dict[str, Any]]:
+    """A JSON list, an object holding a list, or JSON lines.
+
+    >>> parse_rows('{"scenario": "a", "release": "2002-10-07"}\\n')[0]["scenario"]
+    'a'
+    """
+    text = text.strip()
+    if not text:
+        return []
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    if isinstance(data, dict):
+        lists = [value for value in data.values() if isinstance(value, list)]
+        data = lists[0] if lists else [data]
+    return [row for row in data if isinstance(row, dict)]
+
+
+def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows grouped by scenario, oldest release first, each marked where its outcome changed."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        grouped.setdefault(str(row.get("scenario", "?")), []).append(row)
+    result = []
+    for name, items in grouped.items():
+        items.sort(key=lambda row: str(row.get("release", "")))
+        shown, before = [], None
+        for row in items:
+            outcome = row.get("outcome")
+            text = outcome if isinstance(outcome, str) else json.dumps(outcome, sort_keys=True)
+            cites = row.get("cites") or []
+            shown.append(
+                {
+                    "release": str(row.get("release", "")),
+                    "outcome": text,
+                    "cites": [str(c) for c in cites] if isinstance(cites, list) else [str(cites)],
+                    "agrees": row.get("agrees"),
+                    "changed": before is not None and text != before,
+                }
+            )
+            before = text
+        result.append({"name": name, "rows": shown})
+    return result

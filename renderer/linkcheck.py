@@ -1,0 +1,87 @@
+"""Check a built site: every internal link and anchor resolves; nothing loads from elsewhere.
+
+Links (`href`, `src`, `action`) are read with a regular expression rather than a full HTML
+parser: the site's own templates write them, always quoted, and a full parse of every page
+would take longer than the build.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ATTR = re.compile(
+    r"""<(a|link|script|img|form|iframe|source|video|audio)\b[^>]*?\s"""
+    r"""(?:href|src|action)="([^"]*)\"""",
+    re.I,
+)
+IDS = re.compile(r"""\sid="([^"]+)\"""")
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)""")
+EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)
+
+
+@dataclass
+class LinkReport:
+    pages: int = 0
+    links: int = 0
+    broken: list[tuple[str, str]] = field(default_factory=list)
+    external_loads: list[tuple[str, str]] = field(default_factory=list)
+    external_links: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.broken and not self.external_loads
+
+
+def _target(site: Path, page: Path, url: str) -> Path:
+    path = unquote(urlsplit(url).path)
+    base = site / path.lstrip("/") if path.startswith("/") else page.parent / path
+    if path.endswith("/") or base.is_dir():
+        return base / "index.html"
+    return base
+
+
+def check_site(site: Path, check_anchors: bool = True) -> LinkReport:
+    """Every page's links, resources and (optionally) fragments."""
+    report = LinkReport()
+    ids: dict[Path, set[str]] = {}
+
+    def anchors(path: Path) -> set[str]:
+        if path not in ids:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            ids[path] = {unquote(i) for i in IDS.findall(text)}
+        return ids[path]
+
+    for page in sorted(site.rglob("*.html")):
+        if "pagefind" in page.relative_to(site).parts:
+            continue
+        report.pages += 1
+        text = page.read_text(encoding="utf-8")
+        name = str(page.relative_to(site))
+        for tag, url in ATTR.findall(text):
+            report.links += 1
+            url = url.replace("&amp;", "&")
+            if EXTERNAL.match(url) or url.startswith(("mailto:", "data:", "javascript:")):
+                if tag.lower() == "a" and not url.startswith(("data:", "javascript:")):
+                    report.external_links += 1
+                else:
+                    report.external_loads.append((name, url))
+                continue
+            if url.startswith("#"):
+                target = page
+            else:
+                target = _target(site, page, url)
+                if not target.is_file():
+                    report.broken.append((name, url))
+                    continue
+            fragment = urlsplit(url).fragment
+            wanted = check_anchors and fragment and target.suffix == ".html"
+            if wanted and unquote(fragment) not in anchors(target):
+                report.broken.append((name, url))
+    for sheet in site.rglob("*.css"):
+        for url in CSS_URL.findall(sheet.read_text(encoding="utf-8")):
+            if EXTERNAL.match(url):
+                report.external_loads.append((str(sheet.relative_to(site)), url))
+    return report

@@ -1,0 +1,124 @@
+"""Permalinks by number: /rule/N/ (every clause that carried N, by date) and /rule/N/DATE/.
+
+A page /rule/N/DATE/ is written for each DATE on which N's wording began (a new wording, or
+the number coming back into use): about 30,000 pages instead of the 250,000 (number, release)
+pairs. Any other date, release date or not (e.g. /rule/504.2/2008-03-17/), is answered by
+/404.html, which reads the runs from /rule/N/ and redirects to the wording in force on that
+date; without JavaScript it links to /rule/N/, which lists every wording with its dates.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from renderer.citations import citations
+from renderer.context import Site
+from renderer.environment import rule_url
+from renderer.queries import Run, examples, number_runs, texts
+from renderer.writer import context_key
+
+
+def sort_key(number: str) -> tuple[Any, ...]:
+    """Rule numbers in reading order: 100 < 100.1 < 100.1a < 100.2 < 100.10.
+
+    >>> sorted(["100.10", "100.2", "100.1a", "100"], key=sort_key)
+    ['100', '100.1a', '100.2', '100.10']
+    """
+    head, _, tail = number.partition(".")
+    digits = "".join(ch for ch in tail if ch.isdigit())
+    letters = tail[len(digits) :]
+    return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, letters)
+
+
+def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
+    """Write every number page and wording page; return number -> its runs as dicts."""
+    dates = site.dates
+    runs = number_runs(site.db, dates)
+    wording = texts(site.db, {run.version for found in runs.values() for run in found})
+    example_texts = examples(site.db)
+    following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
+    newest = dates[-1]
+    result: dict[str, list[dict[str, Any]]] = {}
+    for number, found in runs.items():
+        items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
+        for i, item in enumerate(items):
+            item["prev_url"] = items[i - 1]["url"] if i else None
+            item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
+            _run_page(site, number, item)
+        _number_page(site, number, items)
+        result[number] = items
+    numbers = sorted(result, key=sort_key)
+    chapters: dict[str, list[str]] = defaultdict(list)
+    for number in numbers:
+        chapters[number[0]].append(number)
+    site.page(
+        "rule/index.html",
+        "rule_index.html",
+        title="Every rule number",
+        count=len(numbers),
+        first=dates[0],
+        chapters=sorted(chapters.items()),
+    )
+    site.writer.file("rule/numbers.json", json.dumps(numbers).encode())
+    return result
+
+
+def _run_dict(
+    site: Site,
+    run: Run,
+    wording: dict[str, str],
+    example_texts: dict[tuple[str, str], list[str]],
+    following: dict[str, str],
+    newest: str,
+) -> dict[str, Any]:
+    return {
+        "start": run.start,
+        "end": run.end,
+        "until": following.get(run.end),
+        "current": run.end == newest,
+        "count": len(run.releases),
+        "releases": run.releases,
+        "text": wording.get(run.version, ""),
+        "examples": example_texts.get((run.start, run.number), []),
+        "url": rule_url(run.number, run.start),
+        "history": site.history_urls.get(run.part_id),
+        "history_title": site.history_titles.get(run.part_id),
+    }
+
+
+def _run_page(site: Site, number: str, item: dict[str, Any]) -> None:
+    def context() -> dict[str, Any]:
+        return {
+            "title": f"Rule {number}, {item['start']}",
+            "number": number,
+            "run": item,
+            "cite": citations(number, item["start"], item["url"], site.base_url),
+        }
+
+    key = context_key([item, site.base_url])
+    site.lazy_page(f"rule/{number}/{item['start']}/index.html", "rule_run.html", context, key)
+
+
+def _number_page(site: Site, number: str, items: list[dict[str, Any]]) -> None:
+    groups: list[dict[str, Any]] = []
+    for item in items:
+        if groups and groups[-1]["history"] == item["history"]:
+            groups[-1]["runs"].append(item)
+        else:
+            title = item["history_title"] or f"Rule {number} from {item['start']}"
+            groups.append({"history": item["history"], "title": title, "runs": [item]})
+    resolver = [
+        {"start": i["start"], "until": i["until"], "current": i["current"], "url": i["url"]}
+        for i in items
+    ]
+    site.page(
+        f"rule/{number}/index.html",
+        "rule.html",
+        title=f"Rule {number}",
+        number=number,
+        runs=items,
+        groups=groups,
+        runs_json=json.dumps(resolver).replace("</", "<\\/"),
+    )

@@ -1,0 +1,145 @@
+"""Read-only queries the site needs beyond archive.query, as plain rows."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.release_names import release_name
+
+NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
+
+
+def releases(db: Database) -> list[dict[str, Any]]:
+    """Every release, oldest first, with the capture it was read from."""
+    rows = list(
+        db.query(
+            """SELECT releases.date, releases.name, releases.clauses, releases.rules,
+                      releases.stated_date, captures.file, captures.url, captures.sha256
+               FROM releases JOIN captures ON captures.id = releases.capture_id
+               ORDER BY releases.date"""
+        )
+    )
+    for row in rows:
+        row["name"] = row["name"] or release_name(row["date"])
+    return rows
+
+
+def release_parts(db: Database, release: str) -> list[dict[str, Any]]:
+    """The parts of a release's preferred capture, in order (the table of contents left out)."""
+    return list(
+        db.query(
+            """SELECT parts.id, parts.kind, parts.number, parts.parent, parts.title,
+                      clause_versions.text, parts.version_hash
+               FROM releases JOIN parts ON parts.capture_id = releases.capture_id
+               LEFT JOIN clause_versions ON clause_versions.hash = parts.version_hash
+               WHERE releases.date = ? AND parts.kind != 'contents'
+               ORDER BY parts.position""",
+            [release],
+        )
+    )
+
+
+def release_versions(db: Database, release: str) -> dict[str, tuple[str, str, int]]:
+    """number -> (version hash, normalised hash, part id) of a release's numbered clauses."""
+    result: dict[str, tuple[str, str, int]] = {}
+    for number, version, normalised, part_id in db.execute(
+        f"""SELECT parts.number, parts.version_hash, clause_versions.normalised_hash, parts.id
+            FROM releases JOIN parts ON parts.capture_id = releases.capture_id
+            JOIN clause_versions ON clause_versions.hash = parts.version_hash
+            WHERE releases.date = ? AND parts.kind IN {NUMBERED_KINDS} ORDER BY parts.position""",
+        [release],
+    ):
+        result.setdefault(number, (version, normalised, part_id))
+    return result
+
+
+def texts(db: Database, hashes: set[str]) -> dict[str, str]:
+    """Wording of each clause version hash."""
+    found: dict[str, str] = {}
+    ordered = sorted(hashes)
+    for start in range(0, len(ordered), 900):
+        chunk = ordered[start : start + 900]
+        marks = ",".join("?" * len(chunk))
+        found.update(
+            db.execute(f"SELECT hash, text FROM clause_versions WHERE hash IN ({marks})", chunk)
+        )
+    return found
+
+
+@dataclass
+class Run:
+    """A stretch of consecutive releases in which a number kept one exact wording."""
+
+    number: str
+    start: str
+    end: str
+    version: str
+    part_id: int
+    releases: list[str] = field(default_factory=list)
+
+
+def number_runs(db: Database, dates: list[str]) -> dict[str, list[Run]]:
+    """number -> its runs, oldest first; a gap (number absent) or a new wording starts a run."""
+    index = {day: i for i, day in enumerate(dates)}
+    runs: dict[str, list[Run]] = defaultdict(list)
+    seen: set[tuple[str, str]] = set()
+    rows = db.execute(
+        f"""SELECT parts.number, releases.date, parts.version_hash, parts.id
+            FROM parts JOIN releases ON releases.capture_id = parts.capture_id
+            WHERE parts.number IS NOT NULL AND parts.kind IN {NUMBERED_KINDS}
+            ORDER BY parts.number, releases.date, parts.position"""
+    )
+    for number, day, version, part_id in rows:
+        if (number, day) in seen:  # a number printed twice in one release: keep the first
+            continue
+        seen.add((number, day))
+        previous = runs[number][-1] if runs[number] else None
+        if (
+            previous is not None
+            and previous.version == version
+            and index[previous.end] + 1 == index[day]
+        ):
+            previous.end = day
+            previous.releases.append(day)
+        else:
+            runs[number].append(Run(number, day, day, version, part_id, [day]))
+    return dict(runs)
+
+
+def examples(db: Database) -> dict[tuple[str, str], list[str]]:
+    """(release, parent number) -> the example texts under it."""
+    found: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for day, parent, text in db.execute(
+        """SELECT releases.date, parts.parent, clause_versions.text
+           FROM parts JOIN releases ON releases.capture_id = parts.capture_id
+           JOIN clause_versions ON clause_versions.hash = parts.version_hash
+           WHERE parts.kind = 'example' ORDER BY releases.date, parts.position"""
+    ):
+        found[(day, parent)].append(text)
+    return dict(found)
+
+
+def part_texts(db: Database, part_ids: set[int]) -> dict[int, str]:
+    """Wording of each part id."""
+    found: dict[int, str] = {}
+    ordered = sorted(part_ids)
+    for start in range(0, len(ordered), 900):
+        chunk = ordered[start : start + 900]
+        marks = ",".join("?" * len(chunk))
+        found.update(
+            db.execute(
+                f"""SELECT parts.id, clause_versions.text FROM parts
+                    JOIN clause_versions ON clause_versions.hash = parts.version_hash
+                    WHERE parts.id IN ({marks})""",
+                chunk,
+            )
+        )
+    return found
+
+
+def has_table(db: Database, name: str) -> bool:
+    return name in db.table_names()

@@ -1,0 +1,83 @@
+"""Full-text search with Pagefind, offline (`pagefind[bin]` from PyPI ships its binary).
+
+One record per clause history: its numbers and every distinct wording it had, its URL, and a
+`year` filter with each year it was in force. Pagefind indexes a small document per record
+(written to a scratch folder, its result URL pointing at the history page) rather than the
+built pages: the index then takes seconds, not tens of seconds, and is skipped when no record
+changed. (Its Python API, one round trip per record, took minutes.) Pagefind writes the
+index and its UI into `<site>/pagefind/`, which the search page loads from the same site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from renderer.errors import SiteBuildError
+
+STAMP = ".records-sha"
+
+
+def records_key(records: list[dict[str, Any]]) -> str:
+    data = json.dumps(records, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
+def _documents(folder: Path, records: list[dict[str, Any]]) -> None:
+    """One small HTML file per record; `data-pagefind-meta` points results at the real page."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for i, record in enumerate(records):
+        filters = "".join(
+            f'<span data-pagefind-filter="year:{escape(y)}"></span>' for y in record["years"]
+        )
+        (folder / f"{i}.html").write_text(
+            f'<!doctype html><html lang="en"><body data-pagefind-body>'
+            f'<h1 data-pagefind-meta="title">{escape(record["title"])}</h1>'
+            f'<span data-pagefind-meta="url:{escape(record["url"])}"></span>{filters}'
+            f"<p>{escape(record['content'])}</p></body></html>",
+            encoding="utf-8",
+        )
+
+
+def pagefind_command() -> list[str]:
+    try:
+        from pagefind_bin import get_executable  # type: ignore[import-not-found]
+
+        return [str(get_executable())]
+    except ImportError:
+        return [sys.executable, "-m", "pagefind"]
+
+
+def index_records(out: Path, records: list[dict[str, Any]]) -> bool:
+    """Write the Pagefind index of `records`; False when it was already up to date."""
+    key = records_key(records)
+    stamp = out / "pagefind" / STAMP
+    ready = (out / "pagefind" / "pagefind.js").exists() and stamp.exists()
+    if ready and stamp.read_text() == key:
+        return False
+    documents = out / ".cache" / "search-documents"
+    _documents(documents, records)
+    command = [
+        *pagefind_command(),
+        "--site",
+        str(documents),
+        "--output-path",
+        str(out / "pagefind"),
+        "--force-language",
+        "en",
+        "--silent",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True)
+    shutil.rmtree(documents, ignore_errors=True)
+    if result.returncode != 0:
+        raise SiteBuildError(f"pagefind failed on {out}: {result.stderr.strip()[:500]}")
+    stamp.write_text(key)
+    return True

@@ -1,0 +1,149 @@
+"""Writing pages incrementally: a page is rendered only when its inputs changed.
+
+Each page has a key: the hash of the renderer's code and templates plus its template context
+(or an explicit key given by the caller). `.build-manifest.json` in the output folder keeps
+the key of every page written; a page whose key is unchanged and whose file still exists is
+neither rendered nor written. Files of the previous build that no page produced this time are
+removed, so the folder always equals a fresh build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+MANIFEST = ".build-manifest.json"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def code_key() -> str:
+    """Hash of everything that shapes pages besides the data: renderer code and site/."""
+    digest = hashlib.sha256()
+    for folder in (ROOT / "renderer", ROOT / "site"):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".html", ".css", ".js", ".txt"}:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def context_key(context: Any) -> str:
+    """Hash of a page's inputs. `repr` rather than JSON: the contexts are built in a fixed
+    order from plain values, and repr is several times faster over 30,000 pages."""
+    return hashlib.sha1(repr(context).encode()).hexdigest()[:20]
+
+
+class SiteWriter:
+    def __init__(self, out: Path, code: str) -> None:
+        self.out = out
+        self.code = code
+        self.out.mkdir(parents=True, exist_ok=True)
+        try:
+            previous = json.loads((out / MANIFEST).read_text())
+        except (OSError, ValueError):
+            previous = {}
+        self.previous: dict[str, str] = (
+            previous.get("pages", {}) if previous.get("code") == code else {}
+        )
+        self.pages: dict[str, str] = {}
+        self.rendered = 0
+        self.skipped = 0
+        self.changed: set[str] = set()
+        self.jobs: list[tuple[str, Callable[[], str]]] = []
+
+    def page(self, path: str, render: Callable[[], str], key: str) -> None:
+        """Write `path` (relative, e.g. 'rule/504.2/index.html') unless its key is unchanged."""
+        self.pages[path] = key
+        target = self.out / path
+        if self.previous.get(path) == key and target.exists():
+            self.skipped += 1
+            return
+        self.rendered += 1
+        self.jobs.append((path, render))
+
+    def render_all(
+        self,
+        workers: int,
+        start: Callable[[], None] = lambda: None,
+        collect: Callable[[], Any] = lambda: None,
+    ) -> list[Any]:
+        """Render the pages queued by `page()`, in `workers` forked processes when > 1.
+
+        `start` runs first in each worker (to open its own database connections); `collect`
+        runs in each worker at the end and its results are returned to the caller.
+        """
+        global _JOBS
+        jobs, self.jobs = self.jobs, []
+        if workers <= 1 or len(jobs) < 200 or "fork" not in multiprocessing.get_all_start_methods():
+            self.changed.update(_render_chunk(self.out, jobs))
+            return [collect()]
+        _JOBS = (self.out, jobs, start, collect)
+        chunks = [list(range(i, len(jobs), workers * 4)) for i in range(workers * 4)]
+        context = multiprocessing.get_context("fork")
+        try:
+            with context.Pool(workers, initializer=_worker_start) as pool:
+                results = pool.map(_worker_chunk, chunks)
+        finally:
+            _JOBS = None
+        collected = []
+        for changed, extra in results:
+            self.changed.update(changed)
+            collected.append(extra)
+        return collected
+
+    def file(self, path: str, data: bytes) -> None:
+        """A non-page file (JSON, text); written only when its bytes differ."""
+        self.pages[path] = hashlib.sha256(data).hexdigest()[:20]
+        target = self.out / path
+        if target.exists() and target.read_bytes() == data:
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.changed.add(path)
+
+    def finish(self) -> list[str]:
+        """Remove pages of the last build that were not produced now; save the manifest."""
+        stale = sorted(set(self.previous) - set(self.pages))
+        for path in stale:
+            (self.out / path).unlink(missing_ok=True)
+        manifest = {"code": self.code, "pages": self.pages}
+        (self.out / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
+        return stale
+
+
+Job = tuple[str, Callable[[], str]]
+_JOBS: tuple[Path, list[Job], Callable[[], None], Callable[[], Any]] | None = None
+
+
+def _render_chunk(out: Path, jobs: list[tuple[str, Callable[[], str]]]) -> list[str]:
+    changed = []
+    for path, render in jobs:
+        data = render().encode("utf-8")
+        target = out / path
+        if target.exists() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        changed.append(path)
+    return changed
+
+
+def _worker_start() -> None:
+    assert _JOBS is not None
+    _JOBS[2]()
+
+
+def _worker_chunk(indices: list[int]) -> tuple[list[str], Any]:
+    assert _JOBS is not None
+    out, jobs, _start, collect = _JOBS
+    changed = _render_chunk(out, [jobs[i] for i in indices])
+    return changed, collect()
+
+
+def default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))

@@ -1,0 +1,106 @@
+"""The site's commands, `build` and `serve`; cli.py adds them to the `rules-history` group."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from archive.errors import RulesHistoryError
+from archive.manifest import CAPTURES_DIR
+from archive.store import open_store
+from rules_history.cli import db_option, json_option, print_json, reports_errors
+
+DEFAULT_OUT = Path("_site")
+
+
+def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
+    """Run the ingest first (a no-op when every capture is already stored)."""
+    from archive.ingest import ingest_captures
+
+    db = open_store(db_file)
+    report = ingest_captures(db, captures_dir)
+    db.close()
+    if report.failed:
+        raise RulesHistoryError("; ".join(problem for _file, problem in report.failed))
+    if not quiet and report.ingested:
+        click.echo(f"ingested {len(report.ingested)} new captures", err=True)
+
+
+@click.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="Folder to write the site into.",
+)
+@click.option(
+    "--base-url",
+    default="",
+    envvar="RULES_HISTORY_BASE_URL",
+    help="Absolute URL the site will be published at, used in citations"
+    " (default: the address it is viewed at, filled in by the browser).",
+)
+@click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+@click.option(
+    "--captures",
+    "captures_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=CAPTURES_DIR,
+    show_default="the committed archive",
+    help="Folder with manifest.json and the captured files (ingested first).",
+)
+@click.option("--quiet", is_flag=True, help="Print nothing but errors.")
+@db_option
+@json_option
+@reports_errors
+def build(
+    out: Path,
+    base_url: str,
+    no_search: bool,
+    captures_dir: Path,
+    quiet: bool,
+    db_file: str | None,
+    as_json: bool,
+) -> None:
+    """Bring the store up to date, then render the whole static site into --out."""
+    from renderer.build import build_site
+
+    update_store(db_file, captures_dir, quiet or as_json)
+    report = build_site(open_store(db_file), out, base_url=base_url, search=not no_search)
+    if as_json:
+        print_json(report.__dict__)
+    elif not quiet:
+        click.echo(
+            f"built {out}: {report.pages_rendered} pages rendered, {report.pages_skipped}"
+            f" unchanged, {report.files_changed} files written, {report.stale_removed} removed"
+            f" in {report.seconds} s"
+        )
+
+
+@click.command()
+@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
+@click.option(
+    "--dir",
+    "site_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="The built site.",
+)
+@reports_errors
+def serve(port: int, site_dir: Path) -> None:
+    """Serve the built site on http://127.0.0.1:PORT/ for preview."""
+    from renderer.serve import make_server
+
+    if not (site_dir / "index.html").exists():
+        raise RulesHistoryError(f"{site_dir}/index.html is missing: run `rules-history build`")
+    server = make_server(site_dir, port)
+    click.echo(f"serving {site_dir} on http://127.0.0.1:{server.server_address[1]}/", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.server_close()
+        sys.exit(0)

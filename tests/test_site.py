@@ -1,0 +1,151 @@
+"""The static site built from the small store: pages, permalinks, citations, links, rebuilds."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from renderer.build import build_site
+from renderer.citations import citations
+from renderer.linkcheck import check_site
+from renderer.serve import serve_in_thread
+
+
+def read(site: Path, path: str) -> str:
+    return (site / path).read_text(encoding="utf-8")
+
+
+def test_every_internal_link_resolves_and_nothing_loads_from_elsewhere(small_site: Path) -> None:
+    report = check_site(small_site)
+    assert report.pages > 1000
+    assert report.broken == []
+    assert report.external_loads == []
+
+
+def test_no_page_names_another_host_for_a_resource(small_site: Path) -> None:
+    for path in ["index.html", "compare/index.html", "search/index.html", "404.html"]:
+        html = read(small_site, path)
+        assert not re.search(r"""(src|href)="(https?:)?//""", html), path
+    for asset in (small_site / "static").iterdir():
+        text = asset.read_text(encoding="utf-8")
+        assert "fonts.googleapis" not in text and "cdn." not in text
+
+
+def test_home_tells_the_face_down_story(small_site: Path) -> None:
+    html = read(small_site, "index.html")
+    assert "The face-down story" in html
+    for number in ("504", "707", "708", "502.26", "702.34", "702.37"):
+        assert f'href="/rule/{number}/"' in html, number
+    for word in ("Morph", "Megamorph", "Manifest", "Disguise", "Cloak"):
+        assert f">{word}</a>" in html, word
+    assert "<del>" in html and "<ins>" in html
+    assert 'id="facedown-history"' in html
+
+
+def test_release_pages_have_full_text_anchors_and_changes(small_site: Path) -> None:
+    html = read(small_site, "releases/2024-06-07/index.html")
+    assert 'id="708.2a"' in html
+    assert "Changes from the previous release" in html
+    assert 'href="/diff/2021-07-12/2024-06-07/"' in html
+    listing = read(small_site, "releases/index.html")
+    assert listing.count('href="/releases/') >= 10
+    assert "Modern Horizons 3" in listing
+
+
+def test_a_diff_page_for_every_release_and_renumbering_tables(small_site: Path) -> None:
+    dates = sorted(p.name for p in (small_site / "releases").iterdir() if p.is_dir())
+    for old, new in zip(dates, dates[1:], strict=False):
+        assert (small_site / "diff" / old / new / "index.html").exists()
+    table = read(small_site, "renumbering/2009-07-08/index.html")
+    assert 'href="/releases/2009-05-01/#504.2"' in table
+    assert 'href="/releases/2009-07-08/#707.2"' in table
+    assert (small_site / "renumbering/2021-07-12/index.html").exists()
+
+
+def test_permalinks_by_number_and_date(small_site: Path) -> None:
+    numbers = read(small_site, "rule/504.2/index.html")
+    assert 'href="/history/' in numbers  # 504.2 has named more than one clause
+    runs = json.loads(
+        re.search(r'<script type="application/json" id="runs">(.*?)</script>', numbers).group(1)
+    )
+    assert any(run["start"] == "2008-02-01" for run in runs)
+    page = read(small_site, "rule/504.2/2008-02-01/index.html")
+    assert "Face-down spells on the stack" in page
+    assert "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)" in page
+
+
+def test_history_of_the_face_down_rule(small_site: Path) -> None:
+    histories = [
+        p
+        for p in (small_site / "history").glob("*/*/index.html")
+        if "History of rule 504.2 → 707.2 → 708.2<" in p.read_text(encoding="utf-8")
+    ]
+    assert len(histories) == 1
+    html = histories[0].read_text(encoding="utf-8")
+    assert "October 7, 2002" in html and "June 7, 2024" in html
+    assert "<del>" in html and "<ins>" in html
+    assert "Blame:" in html
+    for label in ("Plain text", "BibTeX", "CSL-JSON", "Wikipedia"):
+        assert label in html
+
+
+def test_citation_formats() -> None:
+    cite = citations("504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://x.test")
+    texts = {f["key"]: f["text"] for f in cite["formats"]}
+    assert texts["plain"] == (
+        "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)."
+        " https://x.test/rule/504.2/2008-02-01/"
+    )
+    assert texts["bibtex"].startswith("@misc{mtgcr504_2_20080201,")
+    assert json.loads(texts["csl"])["issued"] == {"date-parts": [[2008, 2, 1]]}
+    assert texts["wiki"].startswith("{{cite web |title=Magic: The Gathering")
+    assert all("/rule/504.2/2008-02-01/" in t for t in texts.values())
+
+
+def test_search_index_and_compare_bundle(small_site: Path) -> None:
+    assert (small_site / "pagefind" / "pagefind.js").exists()
+    assert (small_site / "pagefind" / "pagefind-ui.js").exists()
+    compare = read(small_site, "compare/index.html")
+    bundle = re.search(r'src="(/static/diff_match_patch\.[0-9a-f]{8}\.js)"', compare).group(1)
+    assert "diff_match_patch" in read(small_site, bundle.lstrip("/"))
+
+
+def test_text_is_escaped(small_site: Path) -> None:
+    html = read(small_site, "releases/2002-10-07/index.html")
+    assert "<script>" not in html.lower().replace("<script src=", "")
+
+
+def test_server_answers_unknown_dates_with_the_resolver(small_site: Path) -> None:
+    server, base = serve_in_thread(small_site)
+    try:
+        with urllib.request.urlopen(base + "/rule/504.2/2008-02-01/") as response:
+            assert response.status == 200
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(base + "/rule/504.2/2008-03-17/")
+        assert caught.value.code == 404
+        assert "resolve" in caught.value.read().decode()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_rebuild_is_incremental(small_site: Path, small_store: Database, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    shutil.copytree(small_site, out)
+    stray = out / "rule" / "999.9" / "index.html"
+    stray.parent.mkdir(parents=True)
+    stray.write_text("stale")
+    manifest = json.loads((out / ".build-manifest.json").read_text())
+    manifest["pages"]["rule/999.9/index.html"] = "x"
+    (out / ".build-manifest.json").write_text(json.dumps(manifest))
+    report = build_site(small_store, out, search=False)
+    assert report.pages_rendered == 0
+    assert report.files_changed == 0
+    assert not stray.exists()

@@ -1,0 +1,119 @@
+"""The built site in a real browser: Debian's Chromium driven by Playwright, against a real
+server on 127.0.0.1. Opt-in by marker; skipped only when /usr/bin/chromium is missing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from renderer.serve import serve_in_thread
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(small_site: Path) -> Iterator[str]:
+    server, base = serve_in_thread(small_site)
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture()
+def page(base_url: str) -> Iterator:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+        tab = context.new_page()
+        tab.elsewhere = []  # type: ignore[attr-defined]
+        tab.on(
+            "request",
+            lambda r: (
+                None
+                if r.url.startswith((base_url, "data:", "blob:"))
+                else tab.elsewhere.append(r.url)
+            ),  # type: ignore[attr-defined]
+        )
+        yield tab
+        assert tab.elsewhere == []  # type: ignore[attr-defined]
+        browser.close()
+
+
+def test_follow_the_face_down_rule_and_copy_its_citation(page, base_url: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.goto(base_url + "/")
+    assert page.locator("h2#story").inner_text() == "The face-down story"
+    page.click("#facedown-history")
+    page.wait_for_load_state()
+    assert "/history/" in page.url
+    heading = page.locator("h1").inner_text()
+    assert "504.2" in heading and "708.2" in heading
+    wordings = page.locator("ol.wordings > li")
+    assert "October 7, 2002" in wordings.first.inner_text()
+    assert "June 7, 2024" in page.locator("ol.wordings").inner_text()
+    assert page.locator("#overall del").count() > 0
+    assert page.locator("#overall ins").count() > 0
+    page.screenshot(path=str(ARTIFACTS / "site-history.png"), full_page=False)
+    button = page.locator("button.copy").first
+    assert button.is_visible()
+    button.click()
+    page.wait_for_function("document.querySelector('button.copy').textContent === 'Copied'")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("Magic: The Gathering Comprehensive Rules, rule 708.2")
+    assert base_url + "/rule/708.2/" in copied
+
+
+def test_compare_two_releases_in_the_browser(page, base_url: str) -> None:
+    page.goto(base_url + "/compare/")
+    page.select_option("#old", "2021-06-09")
+    page.select_option("#new", "2021-07-12")
+    page.fill("#prefix", "70")
+    page.click("#compare button[type=submit]")
+    page.wait_for_function(
+        "document.getElementById('compare-status').textContent.includes('changed,')"
+    )
+    assert page.locator("#compare-out article.change").count() > 0
+    assert page.locator("#compare-out del, #compare-out ins").count() > 0
+    page.screenshot(path=str(ARTIFACTS / "site-compare.png"))
+
+
+def test_search_for_face_down(page, base_url: str) -> None:
+    page.goto(base_url + "/search/")
+    page.fill(".pagefind-ui__search-input", "face-down")
+    page.wait_for_selector(".pagefind-ui__result", timeout=15000)
+    assert page.locator(".pagefind-ui__result").count() > 0
+    assert page.locator(".pagefind-ui__filter-panel, .pagefind-ui__filter-block").count() > 0
+    page.screenshot(path=str(ARTIFACTS / "site-search.png"))
+
+
+def test_a_date_without_its_own_page_goes_to_the_wording_in_force(page, base_url: str) -> None:
+    page.goto(base_url + "/rule/504.2/2008-03-17/")
+    page.wait_for_url(base_url + "/rule/504.2/2008-02-01/")
+    assert "Rule 504.2 as of February 1, 2008" in page.locator("h1").inner_text()
+
+
+def test_phone_width(page, base_url: str) -> None:
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(base_url + "/")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 380
+    page.screenshot(path=str(ARTIFACTS / "site-home-phone.png"), full_page=False)
