@@ -44,6 +44,11 @@ def bench_ingest(captures_dir: Path) -> dict[str, Any]:
 
 
 def run_benchmarks(captures_dir: Path) -> dict[str, Any]:
+    from renderer.bench import bench_site
     from rules_history.bench_lineage import bench_lineage
 
-    return {"ingest": bench_ingest(captures_dir), "lineage": bench_lineage(captures_dir)}
+    return {
+        "ingest": bench_ingest(captures_dir),
+        "lineage": bench_lineage(captures_dir),
+        "site": bench_site(captures_dir),
+    }
