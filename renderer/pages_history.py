@@ -127,7 +127,7 @@ def _history(
     following = {b: a for a, b in previous.items()}
     kinds = {e["release"]: e["kind"] for e in found_events}
     numbered = is_rule_number(lineage["first_number"] or "")
-    wordings = []
+    wordings: list[dict[str, Any]] = []
     for version, group in groupby(rows, key=lambda row: row[2]):
         items = list(group)
         numbers = list(dict.fromkeys(item[1] for item in items))

@@ -89,7 +89,7 @@ def _diff_page(site: Site, old: dict[str, Any], new: dict[str, Any], found: list
                 "history": site.history_urls.get(c.new_part or c.old_part or 0),
             }
             groups.setdefault(c.kind, []).append(item)
-        order = [
+        order: list[str] = [
             k
             for k in (
                 "reworded",

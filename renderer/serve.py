@@ -36,5 +36,5 @@ def serve_in_thread(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     """Start a server on a free port in a daemon thread; returns it and its base URL."""
     server = make_server(site)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    host, port = server.server_address[:2]
-    return server, f"http://{host}:{port}"
+    port = server.server_address[1]
+    return server, f"http://127.0.0.1:{port}"
