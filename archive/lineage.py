@@ -27,18 +27,27 @@ from sqlite_utils import Database
 
 from archive.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 
-ALIGN_VERSION = 9  # bump when alignment changes: stored lineages are then rebuilt
+ALIGN_VERSION = 10  # bump when alignment changes: stored lineages are then rebuilt
 RUN = 8  # releases aligned per task in a worker process
+MEMBER_INDEXES = (  # as m002_lineage creates them
+    "CREATE INDEX IF NOT EXISTS lineage_members_lineage ON lineage_members(lineage_id, release)",
+    "CREATE INDEX IF NOT EXISTS lineage_members_release ON lineage_members(release, number)",
+)
 
 
-def load_clauses(db: Database, release: str) -> list[Clause]:
-    """The aligned parts of a release's preferred capture, in document order."""
+def load_clauses(db: Database, release: str, words: bool = True) -> list[Clause]:
+    """The aligned parts of a release's preferred capture, in document order.
+
+    Without `words`, only what lineages are written from (ids, kinds, numbers, terms): the
+    process that writes them does not need the text, the workers that align do.
+    """
     marks = ", ".join("?" for _ in ALIGNED_KINDS)
+    text = "clause_versions.normalised" if words else "''"
+    join = "JOIN clause_versions ON clause_versions.hash = parts.version_hash" if words else ""
     rows = db.execute(
         f"""SELECT parts.id, parts.kind, parts.number, parts.parent, parts.title,
-                   parts.version_hash, clause_versions.normalised, parts.position
-            FROM releases JOIN parts ON parts.capture_id = releases.capture_id
-            JOIN clause_versions ON clause_versions.hash = parts.version_hash
+                   parts.version_hash, {text}, parts.position
+            FROM releases JOIN parts ON parts.capture_id = releases.capture_id {join}
             WHERE releases.date = ? AND parts.kind IN ({marks}) ORDER BY parts.position""",
         [release, *ALIGNED_KINDS],
     )
@@ -95,10 +104,13 @@ def build_lineage(db: Database) -> dict[str, Any]:
         return report
     with db.atomic():
         db.conn.execute("PRAGMA defer_foreign_keys = ON")  # lineage rows are written last
-        _forget_from(db, releases[start][0])
+        if start == 0:
+            _forget_all(db)
+        else:
+            _forget_from(db, releases[start][0])
         previous = releases[start - 1][0] if start else None
         lineages = _Lineages.load(db, previous)
-        old = load_clauses(db, previous) if previous else []
+        old = load_clauses(db, previous, words=False) if previous else []
         stored = _member_lineages(db, previous)
         old_ids = [stored[clause.part_id] for clause in old]
         dates = [release for release, _capture in releases]
@@ -107,7 +119,7 @@ def build_lineage(db: Database) -> dict[str, Any]:
             pending = chain([align([], load_clauses(db, dates[0]))], pending)
         for index, alignment in zip(range(start, len(releases)), pending, strict=True):
             release = releases[index][0]
-            new = load_clauses(db, release)
+            new = load_clauses(db, release, words=False)
             old_ids = _store_release(db, lineages, release, (old, old_ids), new, alignment)
             counts = alignment.counts()
             _record_alignment(db, releases, index, counts)
@@ -115,6 +127,8 @@ def build_lineage(db: Database) -> dict[str, Any]:
                 report["counts"][kind] = report["counts"].get(kind, 0) + count
             old = new
             report["aligned"] += 1
+        for statement in MEMBER_INDEXES:  # before the lineages: their foreign keys use one
+            db.conn.execute(statement)
         lineages.write(db)
     return report
 
@@ -181,6 +195,15 @@ def _record_alignment(
         "INSERT OR REPLACE INTO lineage_alignments VALUES (?, ?, ?, ?, ?, ?)",
         [*_expected(releases, index), json.dumps(counts)],
     )
+
+
+def _forget_all(db: Database) -> None:
+    """Empty the lineage tables before a full rebuild; the member indexes go too and are
+    built again at the end, which is faster than keeping them up to date row by row."""
+    for table in ("lineage_events", "lineage_members", "lineage_alignments", "lineages"):
+        db.conn.execute(f"DELETE FROM {table}")
+    db.conn.execute("DROP INDEX IF EXISTS lineage_members_lineage")
+    db.conn.execute("DROP INDEX IF EXISTS lineage_members_release")
 
 
 def _forget_from(db: Database, release: str) -> None:
