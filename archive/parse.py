@@ -20,8 +20,9 @@ from archive.errors import CaptureError
 
 CHAPTER = re.compile(r"^\s*(\d)\.\s+([A-Z][^.]{0,60})\s*$")
 SECTION = re.compile(r"^\s*(\d{3})\.\s+([A-Z][^\n]{0,80}?)\s*$")
-RULE = re.compile(r"^\s*(\d{3})\.(\d+)\.?\s+(\S.*?)\s*$")
-SUBRULE = re.compile(r"^\s*(\d{3})\.(\d+)([a-z]+)\.?\s+(\S.*?)\s*$")
+# "901.4.All plane ..." (2022-2025) and "305.3.The main ..." (1999) lack the space.
+RULE = re.compile(r"^\s*(\d{3})\.(\d+)(?:\.\s*|\s+)(\S.*?)\s*$")
+SUBRULE = re.compile(r"^\s*(\d{3})\.(\d+)([a-z]+)(?:\.\s*|\s+)(\S.*?)\s*$")
 EXAMPLE = re.compile(r"^\s*(?:Example|EXAMPLE|Examples|EXAMPLES)s?\s*:")
 BANNER = re.compile(r"^\s*([-=_*~])\1{2,}\s*$")
 FIRST_RULE = re.compile(r"^\s*100\.1\.?\s+\S")

@@ -132,3 +132,10 @@ def test_parsing_is_lossless_for_any_text_around_a_real_skeleton(lines, trailing
     )
     text += "\n" if trailing_newline else ""
     assert parse_release(text).rebuild() == text
+
+
+def test_a_rule_printed_without_a_space_after_its_number_is_its_own_rule():
+    parts = parts_by_number("2024-06-07.txt")
+    assert parts["901.4"].text.startswith("All plane and phenomenon cards remain")
+    assert "All plane" not in parts["901.3"].text
+    assert parts_by_number("1999-11-01.txt")["305.3"].text.startswith("The main phase begins")
