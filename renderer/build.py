@@ -13,7 +13,8 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.pages_history import build_histories
+from renderer.examples import start_example_rows
+from renderer.pages_history import build_histories, build_lineage_if_possible
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
 from renderer.pages_releases import build_releases
@@ -60,6 +61,8 @@ def build_site(
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
     site = Site(db, make_environment(urls), writer, rows, diffs, base_url=base_url)
+    build_lineage_if_possible(db)
+    site.example_rows = start_example_rows(db, out / ".cache" / "examples.json")
     steps = [
         ("histories", build_histories),
         ("releases", build_releases),

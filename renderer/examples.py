@@ -1,13 +1,16 @@
 """The hook for the executable examples (issue 6): their `rules-history examples --json` output.
 
-The examples command is someone else's; the site runs it in-process when the CLI has it and
-shows its rows grouped by scenario. Without it the examples page says they are not built yet.
+The examples command is someone else's; the site runs it when the CLI has it and shows its
+rows grouped by scenario. Without it the examples page says they are not built yet.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,34 +34,36 @@ def _source_key(db: Database) -> str:
     return digest.hexdigest()
 
 
-def cached_example_rows(db: Database, cache: Path) -> list[dict[str, Any]]:
-    """`example_rows`, remembered in `cache` until the store or the code changes."""
+def start_example_rows(db: Database, cache: Path) -> Callable[[], list[dict[str, Any]]]:
+    """Start `rules-history examples --json` in another process (it takes seconds, and the
+    build has a core to spare while it prepares pages); the returned function waits for it.
+    Its rows are remembered in `cache` until the store or the code changes."""
     key = _source_key(db)
     try:
         saved = json.loads(cache.read_text())
         if saved.get("key") == key:
-            return list(saved["rows"])
+            rows = list(saved["rows"])
+            return lambda: rows
     except (OSError, ValueError):
         pass
-    rows = example_rows(db)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps({"key": key, "rows": rows}))
-    return rows
-
-
-def example_rows(db: Database) -> list[dict[str, Any]]:
-    """Rows with scenario, release, outcome, cites, expected, agrees; [] when unavailable."""
-    from click.testing import CliRunner
-
     from rules_history.cli import main
 
     if "examples" not in main.commands:
-        return []
+        return list
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
-    result = CliRunner().invoke(main, ["examples", "--json", "--db", path])
-    if result.exit_code != 0:
-        return []
-    return parse_rows(result.stdout)
+    command = [sys.executable, "-m", "rules_history", "examples", "--json", "--db", path]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def wait() -> list[dict[str, Any]]:
+        out, _ = process.communicate()
+        if process.returncode != 0:
+            return []
+        rows = parse_rows(out.decode("utf-8"))
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps({"key": key, "rows": rows}))
+        return rows
+
+    return wait
 
 
 def parse_rows(text: str) -> list[dict[str, Any]]:

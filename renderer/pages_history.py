@@ -13,6 +13,8 @@ from collections import defaultdict
 from itertools import groupby
 from typing import Any
 
+from sqlite_utils import Database
+
 from renderer.changes import lineage_ready
 from renderer.citations import citations
 from renderer.context import Site
@@ -21,17 +23,16 @@ from renderer.queries import has_table, texts
 from renderer.writer import context_key
 
 
-def build_lineage_if_possible(site: Site) -> dict[str, Any] | None:
+def build_lineage_if_possible(db: Database) -> dict[str, Any] | None:
     """Bring the lineage tables up to date (incremental) when archive.lineage exists."""
     try:
         from archive.lineage import build_lineage
     except ImportError:
         return None
-    return build_lineage(site.db)
+    return build_lineage(db)
 
 
 def build_histories(site: Site) -> None:
-    build_lineage_if_possible(site)
     if not has_table(site.db, "lineage_members") or not lineage_ready(site.db):
         return
     db = site.db
@@ -108,10 +109,11 @@ def _urls(lineages: dict[int, dict[str, Any]]) -> dict[int, str]:
 
 
 def _title(row: dict[str, Any]) -> str:
+    """'504.2 → 708.2 (from 2002)': no end year, so that a new release changes the title
+    (and every page that shows it) only when it renumbers the clause."""
     first, last = row["first_number"], row["last_number"]
-    if first == last:
-        return f"{first} ({row['first_release'][:4]}–{row['last_release'][:4]})"
-    return f"{first} → {last} ({row['first_release'][:4]}–{row['last_release'][:4]})"
+    numbers = first if first == last else f"{first} → {last}"
+    return f"{numbers} (from {row['first_release'][:4]})"
 
 
 def _history(

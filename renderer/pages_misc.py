@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from renderer.context import Site
-from renderer.examples import cached_example_rows, scenarios
+from renderer.examples import scenarios
 
 
 def build_misc(site: Site) -> None:
@@ -21,9 +21,7 @@ def build_misc(site: Site) -> None:
         "examples/index.html",
         "examples.html",
         title="Executable examples",
-        scenarios=scenarios(
-            cached_example_rows(site.db, site.writer.out / ".cache" / "examples.json")
-        ),
+        scenarios=scenarios(site.example_rows()),
     )
     site.page("about/index.html", "about.html", title="About", sample="504.2")
     site.page("404.html", "404.html", title="Not found")

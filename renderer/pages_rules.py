@@ -97,7 +97,8 @@ def _run_page(site: Site, number: str, item: dict[str, Any]) -> None:
             "cite": citations(number, item["start"], item["url"], site.base_url),
         }
 
-    key = context_key([item, site.base_url])
+    # The run page does not show the history's title: leave it out of the key.
+    key = context_key([{k: v for k, v in item.items() if k != "history_title"}, site.base_url])
     site.lazy_page(f"rule/{number}/{item['start']}/index.html", "rule_run.html", context, key)
 
 
