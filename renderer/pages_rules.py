@@ -73,13 +73,16 @@ def _run_dict(
     following: dict[str, str],
     newest: str,
 ) -> dict[str, Any]:
+    # A wording still in force says so without naming the newest release or counting
+    # releases: then a new release leaves its pages as they are unless it changes the wording.
+    current = run.end == newest
     return {
         "start": run.start,
-        "end": run.end,
+        "end": None if current else run.end,
         "until": following.get(run.end),
-        "current": run.end == newest,
-        "count": len(run.releases),
-        "releases": run.releases,
+        "current": current,
+        "count": None if current else len(run.releases),
+        "releases": [] if current else run.releases,
         "text": wording.get(run.version, ""),
         "examples": example_texts.get((run.start, run.number), []),
         "url": rule_url(run.number, run.start),

@@ -15,6 +15,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -56,13 +57,15 @@ def pagefind_command() -> list[str]:
         return [sys.executable, "-m", "pagefind"]
 
 
-def index_records(out: Path, records: list[dict[str, Any]]) -> bool:
-    """Write the Pagefind index of `records`; False when it was already up to date."""
+def start_index(out: Path, records: list[dict[str, Any]]) -> Callable[[], bool]:
+    """Start Pagefind on `records` in the background (it runs on one core while the build
+    prepares and renders pages); the returned function waits for it and says whether it
+    indexed (False when the index was already up to date)."""
     key = records_key(records)
     stamp = out / "pagefind" / STAMP
     ready = (out / "pagefind" / "pagefind.js").exists() and stamp.exists()
     if ready and stamp.read_text() == key:
-        return False
+        return lambda: False
     documents = out / ".cache" / "search-documents"
     _documents(documents, records)
     command = [
@@ -75,9 +78,20 @@ def index_records(out: Path, records: list[dict[str, Any]]) -> bool:
         "en",
         "--silent",
     ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    shutil.rmtree(documents, ignore_errors=True)
-    if result.returncode != 0:
-        raise SiteBuildError(f"pagefind failed on {out}: {result.stderr.strip()[:500]}")
-    stamp.write_text(key)
-    return True
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def wait() -> bool:
+        _, errors = process.communicate()
+        shutil.rmtree(documents, ignore_errors=True)
+        if process.returncode != 0:
+            problem = errors.decode("utf-8", "replace").strip()[:500]
+            raise SiteBuildError(f"pagefind failed on {out}: {problem}")
+        stamp.write_text(key)
+        return True
+
+    return wait
+
+
+def index_records(out: Path, records: list[dict[str, Any]]) -> bool:
+    """Write the Pagefind index of `records` and wait for it."""
+    return start_index(out, records)()
