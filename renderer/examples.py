@@ -86,27 +86,48 @@ def parse_rows(text: str) -> list[dict[str, Any]]:
 
 
 def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows grouped by scenario, oldest release first, each marked where its outcome changed."""
+    """Rows grouped by scenario, oldest release first; consecutive releases with the same
+    outcome and cites become one span, and a span whose outcome differs from the one
+    before is marked as changed."""
     grouped: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         grouped.setdefault(str(row.get("scenario", "?")), []).append(row)
     result = []
     for name, items in grouped.items():
         items.sort(key=lambda row: str(row.get("release", "")))
-        shown, before = [], None
+        spans: list[dict[str, Any]] = []
         for row in items:
             outcome = row.get("outcome")
             text = outcome if isinstance(outcome, str) else json.dumps(outcome, sort_keys=True)
             cites = row.get("cites") or []
-            shown.append(
+            cites = [str(c) for c in cites] if isinstance(cites, list) else [str(cites)]
+            last = spans[-1] if spans else None
+            if last and (last["outcome"], last["cites"], last["agrees"]) == (
+                text,
+                cites,
+                row.get("agrees"),
+            ):
+                last["until"] = str(row.get("release", ""))
+                last["count"] += 1
+                continue
+            spans.append(
                 {
                     "release": str(row.get("release", "")),
+                    "until": None,
+                    "count": 1,
                     "outcome": text,
-                    "cites": [str(c) for c in cites] if isinstance(cites, list) else [str(cites)],
+                    "cites": cites,
                     "agrees": row.get("agrees"),
-                    "changed": before is not None and text != before,
+                    "changed": last is not None and text != last["outcome"],
                 }
             )
-            before = text
-        result.append({"name": name, "rows": shown})
+        first = items[0]
+        result.append(
+            {
+                "name": str(first.get("title") or name),
+                "id": name,
+                "source": str(first.get("source") or ""),
+                "rows": spans,
+            }
+        )
     return result

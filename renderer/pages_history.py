@@ -70,7 +70,10 @@ def build_histories(site: Site) -> None:
         h["lineage_id"] = lineage_id
         h["title"] = _title(lineages[lineage_id])
         site.histories[lineage_id] = h
-        key_data = {"h": h, "texts": [wording.get(w["version"]) for w in h["wordings"]]}
+        # Pages of clauses still in force never name the newest release (they say "today"),
+        # so that a new release re-renders only the histories it changes.
+        shown = {k: v for k, v in h.items() if k != "years"}
+        key_data = {"h": shown, "texts": [wording.get(w["version"]) for w in h["wordings"]]}
         site.search_records.append(_record(h, wording))
 
         def context(h: dict[str, Any] = h) -> dict[str, Any]:
@@ -140,9 +143,9 @@ def _history(
                 "version": version,
                 "normalised": items[0][4],
                 "start": start,
-                "end": end,
+                "end": None if end == newest else end,
                 "current": end == newest,
-                "count": len(items),
+                "count": None if end == newest else len(items),
                 "numbers": numbers,
                 "anchor": clause_anchor(numbers[0]),
                 "end_anchor": clause_anchor(items[-1][1]),
@@ -164,7 +167,7 @@ def _history(
             {
                 "number": number,
                 "start": items[0][0],
-                "end": items[-1][0],
+                "end": None if items[-1][0] == newest else items[-1][0],
                 "anchor": clause_anchor(number),
             }
         )
@@ -200,13 +203,13 @@ def _history(
         "first_release": lineage["first_release"],
         "first_number": lineage["first_number"],
         "first_anchor": clause_anchor(lineage["first_number"] or "x"),
-        "last_release": lineage["last_release"],
+        "last_release": None if lineage["last_release"] == newest else lineage["last_release"],
         "last_number": lineage["last_number"],
         "last_anchor": clause_anchor(lineage["last_number"] or "x"),
         "current": lineage["last_release"] == newest,
         "ended": ending[0]["kind"] if ending else None,
         "ended_in": ending[0]["release"] if ending else None,
-        "release_count": len(rows),
+        "release_count": None if lineage["last_release"] == newest else len(rows),
         "years": sorted({row[0][:4] for row in rows}),
         "since": since,
         "wordings": wordings,

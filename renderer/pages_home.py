@@ -59,7 +59,7 @@ def face_down_story(site: Site) -> dict[str, Any] | None:
     section_of = {}
     for span in section["number_spans"]:
         for day in site.dates:
-            if span["start"] <= day <= span["end"]:
+            if span["start"] <= day <= (span["end"] or site.dates[-1]):
                 section_of[day] = span["number"]
     keyword_lineages = {}
     for word in KEYWORDS:

@@ -89,7 +89,7 @@ def test_history_of_the_face_down_rule(small_site: Path) -> None:
     ]
     assert len(histories) == 1
     html = histories[0].read_text(encoding="utf-8")
-    assert "October 7, 2002" in html and "June 7, 2024" in html
+    assert "October 7, 2002" in html and "today (the newest release)" in html
     assert "<del>" in html and "<ins>" in html
     assert "Blame:" in html
     for label in ("Plain text", "BibTeX", "CSL-JSON", "Wikipedia"):
