@@ -74,6 +74,7 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         "rebuild_seconds": round(rebuild, 2),
         "rebuild_pages_rendered": step.pages_rendered,
         "rebuild_pages_unchanged": step.pages_skipped,
+        "rebuild_timings": step.timings,
         "rebuild_with_ingest_and_lineage_seconds": round(total, 2),
         "rebuild_lineage_seconds": round(new_lineage, 2),
         "pages": pages,
