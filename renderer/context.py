@@ -30,6 +30,7 @@ class Site:
     histories: dict[int, dict[str, Any]] = field(default_factory=dict)
     witnessed: set[str] = field(default_factory=set)
     search_records: list[dict[str, Any]] = field(default_factory=list)
+    run_urls: set[str] = field(default_factory=set)
     example_rows: Callable[[], list[dict[str, Any]]] = list
 
     @property

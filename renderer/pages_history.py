@@ -221,6 +221,8 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     """Add texts, word diffs, witnesses and the citation (the costly part) to a history."""
     before = None
     for w in h["wordings"]:
+        if w["url"] not in site.run_urls:  # a number printed twice: the other one has the page
+            w["url"] = rule_url(w["numbers"][0])
         w["text"] = wording.get(w["version"], "")
         w["ops"] = site.diffs.diff(before, w["text"]) if before is not None else None
         w["witnesses"] = _witnesses(site, w["start"], w["numbers"][0]) if h["numbered"] else []
@@ -230,12 +232,10 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
         site.diffs.diff(words[0]["text"], words[-1]["text"]) if len(words) > 2 else None
     )
     last = words[-1]
-    cite = citations(
-        last["cite_number"],
-        last["cite_release"],
-        rule_url(last["cite_number"], last["cite_release"]),
-        site.base_url,
-    )
+    path = rule_url(last["cite_number"], last["cite_release"])
+    if path not in site.run_urls:
+        path = rule_url(last["cite_number"])
+    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url)
     return {"title": f"History of {' → '.join(h['numbers'])}", "h": h, "cite": cite}
 
 

@@ -43,6 +43,7 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
+        site.run_urls.update(item["url"] for item in items)
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 MANIFEST = ".build-manifest.json"
+OWNED = ("history", "rule", "releases", "diff", "renumbering")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -108,12 +109,19 @@ class SiteWriter:
 
     def finish(self) -> list[str]:
         """Remove pages of the last build that were not produced now; save the manifest."""
-        stale = sorted(set(self.previous) - set(self.pages))
-        for path in stale:
-            (self.out / path).unlink(missing_ok=True)
+        stale = set(self.previous) - set(self.pages)
+        # The page folders belong to the build alone: anything else in them is a leftover
+        # (say, of a build that stopped before it saved its manifest).
+        for folder in OWNED:
+            for found in (self.out / folder).rglob("*.html"):
+                name = str(found.relative_to(self.out))
+                if name not in self.pages:
+                    stale.add(name)
+        for name in stale:
+            (self.out / name).unlink(missing_ok=True)
         manifest = {"code": self.code, "pages": self.pages}
         (self.out / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
-        return stale
+        return sorted(stale)
 
 
 Job = tuple[str, Callable[[], str]]
