@@ -97,7 +97,10 @@ def serve(port: int, site_dir: Path) -> None:
 
     if not (site_dir / "index.html").exists():
         raise RulesHistoryError(f"{site_dir}/index.html is missing: run `rules-history build`")
-    server = make_server(site_dir, port)
+    try:
+        server = make_server(site_dir, port)
+    except OSError as error:
+        raise RulesHistoryError(f"cannot serve on 127.0.0.1:{port}: {error.strerror}") from error
     click.echo(f"serving {site_dir} on http://127.0.0.1:{server.server_address[1]}/", err=True)
     try:
         server.serve_forever()
