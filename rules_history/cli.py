@@ -6,48 +6,22 @@ Every command has `--help`; commands that print data take `--json`. Errors a use
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from archive.errors import RulesHistoryError
 from archive.manifest import CAPTURES_DIR
-from archive.store import DB_ENV, open_store
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def reports_errors(command: F) -> F:
-    """Turn the errors a user can cause into one clear line and exit status 1."""
-
-    @wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except RulesHistoryError as error:
-            click.echo(f"error: {error}", err=True)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
-
-
-db_option = click.option(
-    "--db",
-    "db_file",
-    type=click.Path(dir_okay=False),
-    envvar=DB_ENV,
-    help=f"SQLite store (default _build/rules.db, or ${DB_ENV}).",
-)
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-
-
-def print_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+from archive.store import open_store
+from rules_history.crawl_cli import crawl_command, warc_command
+from rules_history.examples_cli import examples as examples_command
+from rules_history.lineage_cli import blame as blame_command
+from rules_history.lineage_cli import diff as diff_command
+from rules_history.lineage_cli import trace as trace_command
+from rules_history.options import db_option, json_option, print_json, reports_errors
+from rules_history.site_cli import build as build_command
+from rules_history.site_cli import serve as serve_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -127,7 +101,9 @@ def releases_command(db_file: str | None, as_json: bool) -> None:
 @json_option
 @reports_errors
 def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> None:
-    """Show RULE (e.g. 708.2a) as it read in the release in force on a date."""
+    """Show a rule as it read in the release in force on a date.
+
+    RULE is a number such as 708.2a, 504 or 502.26."""
     from archive.query import show as show_clause
 
     clause = show_clause(open_store(db_file), rule, as_of)
@@ -195,32 +171,18 @@ def bench(captures_dir: Path) -> None:
     print_json(run_benchmarks(captures_dir))
 
 
-# The crawler's commands live in their own module; it imports the helpers defined above.
-from rules_history.crawl_cli import crawl_command, warc_command  # noqa: E402
-
-main.add_command(crawl_command)
-main.add_command(warc_command)
-
-# The static site's commands (build, serve) live in their own module too.
-from rules_history.site_cli import build as build_command  # noqa: E402
-from rules_history.site_cli import serve as serve_command  # noqa: E402
-
-main.add_command(build_command)
-main.add_command(serve_command)
-
-# The face-down examples (facedown/) have their own module as well.
-from rules_history.examples_cli import examples as examples_command  # noqa: E402
-
-main.add_command(examples_command)
-
-# Lineages, diffs and blame (archive/lineage.py and its readers) have their own module too.
-from rules_history.lineage_cli import blame as blame_command  # noqa: E402
-from rules_history.lineage_cli import diff as diff_command  # noqa: E402
-from rules_history.lineage_cli import trace as trace_command  # noqa: E402
-
-main.add_command(trace_command)
-main.add_command(diff_command)
-main.add_command(blame_command)
+# Each stage's commands live in a module of their own; this is where they all join.
+for command in (
+    crawl_command,
+    warc_command,
+    trace_command,
+    diff_command,
+    blame_command,
+    build_command,
+    serve_command,
+    examples_command,
+):
+    main.add_command(command)
 
 
 if __name__ == "__main__":  # pragma: no cover

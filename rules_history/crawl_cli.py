@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from rules_history.cli import print_json, reports_errors
+from rules_history.options import print_json, reports_errors
 
 DEFAULT_CAPTURES = Path("_build") / "captures"
 

@@ -11,7 +11,7 @@ import click
 
 from archive.errors import LookupFailed
 from archive.store import open_store
-from rules_history.cli import db_option, json_option, print_json, reports_errors
+from rules_history.options import db_option, json_option, print_json, reports_errors
 
 
 @click.command()

@@ -9,7 +9,7 @@ from typing import Any
 import click
 from sqlite_utils import Database
 
-from rules_history.cli import db_option, json_option, print_json, reports_errors
+from rules_history.options import db_option, json_option, print_json, reports_errors
 
 
 def _store(db_file: str | None) -> Database:
@@ -41,8 +41,11 @@ def render_diff(diff: list[tuple[int, str]]) -> str:
 @json_option
 @reports_errors
 def trace(rule: str, db_file: str | None, as_json: bool) -> None:
-    """Follow RULE[@DATE] (e.g. 504.2@2008-03-17; no date: the newest release) through every
-    release where its number or words changed, across renumbering, splits and merges."""
+    """Follow a rule through every release where its number or words changed.
+
+    RULE[@DATE] names the clause by its number in the release in force on DATE, such as
+    504.2@2008-03-17 (no date: the newest release); the history goes backwards and
+    forwards across renumbering, splits and merges."""
     from archive.trace import split_rule_at
     from archive.trace import trace as trace_rule
 

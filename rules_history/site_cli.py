@@ -10,7 +10,7 @@ import click
 from archive.errors import RulesHistoryError
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
-from rules_history.cli import db_option, json_option, print_json, reports_errors
+from rules_history.options import db_option, json_option, print_json, reports_errors
 
 DEFAULT_OUT = Path("_site")
 

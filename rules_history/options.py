@@ -1,0 +1,45 @@
+"""What every command module shares: the --db and --json options, JSON output, and the
+turning of a user's error into one line and exit status 1."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from archive.errors import RulesHistoryError
+from archive.store import DB_ENV
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(command: F) -> F:
+    """Turn the errors a user can cause into one clear line and exit status 1."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except RulesHistoryError as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+db_option = click.option(
+    "--db",
+    "db_file",
+    type=click.Path(dir_okay=False),
+    envvar=DB_ENV,
+    help=f"SQLite store (default _build/rules.db, or ${DB_ENV}).",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
