@@ -48,21 +48,15 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
     """Parse every capture into the store (captures already stored are skipped)."""
     from tqdm import tqdm
 
-    from archive.ingest import ingest_captures
-    from archive.lineage import build_lineage
-    from rules_history.crawl_cli import ingest_witnesses
-
-    db = open_store(db_file)
+    from rules_history.pipeline import update_store
 
     def progress(items: Any) -> Any:
         return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
 
-    report = ingest_captures(db, captures_dir, progress=progress)
-    witnessed = ingest_witnesses(db, captures_dir)  # after the releases they are checked against
-    report.failed.extend(witnessed.pop("failed"))
-    lineage = build_lineage(db)  # only releases whose alignment is missing or stale
+    update = update_store(open_store(db_file), captures_dir, progress=progress)
+    report, witnessed, lineage = update.releases, update.witnesses, update.lineage
     if as_json:
-        print_json({**report.__dict__, "witnesses": witnessed, "lineage": lineage})
+        print_json(update.as_dict())
     else:
         click.echo(
             f"ingested {len(report.ingested)}, already stored {len(report.skipped)}, "

@@ -146,13 +146,3 @@ def warc_command(output: Path, captures_dir: Path) -> None:
 
     count = export_warc(CaptureStore(captures_dir), output)
     click.echo(f"wrote {count} records to {output}")
-
-
-def ingest_witnesses(db: Any, captures_dir: Path) -> dict[str, Any]:
-    """Parse the folder's witness captures and store them cross-checked (for `ingest`)."""
-    from archive.witnesses import store_witnesses
-    from crawler.witness_captures import witness_documents
-
-    documents, failed = witness_documents(captures_dir)
-    report = store_witnesses(db, documents)
-    return {"stored": report.stored, "counts": report.counts, "failed": failed}

@@ -17,15 +17,15 @@ DEFAULT_OUT = Path("_site")
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
     """Run the ingest first (a no-op when every capture is already stored)."""
-    from archive.ingest import ingest_captures
+    from rules_history.pipeline import update_store as update
 
     db = open_store(db_file)
-    report = ingest_captures(db, captures_dir)
+    report = update(db, captures_dir)
     db.close()
     if report.failed:
         raise RulesHistoryError("; ".join(problem for _file, problem in report.failed))
-    if not quiet and report.ingested:
-        click.echo(f"ingested {len(report.ingested)} new captures", err=True)
+    if not quiet and report.releases.ingested:
+        click.echo(f"ingested {len(report.releases.ingested)} new captures", err=True)
 
 
 @click.command()
