@@ -19,7 +19,13 @@ from rules_history.examples_cli import examples as examples_command
 from rules_history.lineage_cli import blame as blame_command
 from rules_history.lineage_cli import diff as diff_command
 from rules_history.lineage_cli import trace as trace_command
-from rules_history.options import db_option, json_option, print_json, reports_errors
+from rules_history.options import (
+    captures_option,
+    db_option,
+    json_option,
+    print_json,
+    reports_errors,
+)
 from rules_history.site_cli import build as build_command
 from rules_history.site_cli import serve as serve_command
 
@@ -33,14 +39,7 @@ def main() -> None:
 
 @main.command()
 @db_option
-@click.option(
-    "--captures",
-    "captures_dir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=CAPTURES_DIR,
-    show_default="the committed archive",
-    help="Folder with manifest.json and the captured files.",
-)
+@captures_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @json_option
 @reports_errors

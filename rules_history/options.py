@@ -7,11 +7,13 @@ import json
 import sys
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from archive.errors import RulesHistoryError
+from archive.manifest import CAPTURES_DIR
 from archive.store import DB_ENV
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -39,6 +41,14 @@ db_option = click.option(
     help=f"SQLite store (default _build/rules.db, or ${DB_ENV}).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+captures_option = click.option(
+    "--captures",
+    "captures_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=CAPTURES_DIR,
+    show_default="the committed archive",
+    help="Folder with manifest.json and the captured files (ingested first by build).",
+)
 
 
 def print_json(data: Any) -> None:

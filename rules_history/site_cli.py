@@ -8,9 +8,14 @@ from pathlib import Path
 import click
 
 from archive.errors import RulesHistoryError
-from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
-from rules_history.options import db_option, json_option, print_json, reports_errors
+from rules_history.options import (
+    captures_option,
+    db_option,
+    json_option,
+    print_json,
+    reports_errors,
+)
 
 DEFAULT_OUT = Path("_site")
 
@@ -44,14 +49,7 @@ def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
     " (default: the address it is viewed at, filled in by the browser).",
 )
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
-@click.option(
-    "--captures",
-    "captures_dir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=CAPTURES_DIR,
-    show_default="the committed archive",
-    help="Folder with manifest.json and the captured files (ingested first).",
-)
+@captures_option
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @db_option
 @json_option
