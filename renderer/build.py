@@ -14,7 +14,7 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.examples import start_example_rows
+from renderer.examples import lineage_examples, start_example_rows
 from renderer.pages_history import build_histories, build_lineage_if_possible
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
@@ -78,6 +78,13 @@ def build_site(
         report.timings[name] = round(time.perf_counter() - began, 2)
         if name == "histories" and search:  # the search records are ready
             search_done = start_index(out, site.search_records)
+    # Last, when the examples' process has had the time of the steps above: the scenarios
+    # beside the clauses they cite, on the history and wording pages held back till now.
+    began = time.perf_counter()
+    anchors = {day: {c.anchor for c in found} for day, found in site.changes.items()}
+    site.lineage_examples = lineage_examples(db, site.example_rows(), site.dates, anchors)
+    site.write_clause_pages()
+    report.timings["examples"] = round(time.perf_counter() - began, 2)
     began = time.perf_counter()
     for new_diffs in writer.render_all(
         workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain()

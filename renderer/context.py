@@ -32,6 +32,10 @@ class Site:
     search_records: list[dict[str, Any]] = field(default_factory=list)
     run_urls: set[str] = field(default_factory=set)
     example_rows: Callable[[], list[dict[str, Any]]] = list
+    lineage_examples: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    clause_pages: list[tuple[str, str, Callable[[], dict[str, Any]], str, int]] = field(
+        default_factory=list
+    )
 
     @property
     def dates(self) -> list[str]:
@@ -49,3 +53,29 @@ class Site:
         self.writer.page(
             path, lambda: self.env.get_template(template).render(**context()), template + key
         )
+
+    def clause_page(
+        self,
+        path: str,
+        template: str,
+        context: Callable[[], dict[str, Any]],
+        key: str,
+        lineage: int | None,
+    ) -> None:
+        """A lazy page about one clause, which also shows the executable examples citing its
+        lineage: those come from another process, so the page waits in `clause_pages` until
+        `write_clause_pages` has them (they are part of its key)."""
+        if lineage is None:
+            self.lazy_page(path, template, lambda: {**context(), "scenarios": []}, key)
+        else:
+            self.clause_pages.append((path, template, context, key, lineage))
+
+    def write_clause_pages(self) -> None:
+        for path, template, context, key, lineage in self.clause_pages:
+            shown = self.lineage_examples.get(lineage, [])
+
+            def full(context: Callable[[], dict[str, Any]] = context, shown: Any = shown) -> Any:
+                return {**context(), "scenarios": shown}
+
+            self.lazy_page(path, template, full, key + context_key(shown) if shown else key)
+        self.clause_pages = []

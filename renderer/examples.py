@@ -1,7 +1,9 @@
 """The hook for the executable examples (issue 6): their `rules-history examples --json` output.
 
 The examples command is someone else's; the site runs it when the CLI has it and shows its
-rows grouped by scenario. Without it the examples page says they are not built yet.
+rows grouped by scenario on /examples/, and beside each clause they cite (the history and
+wording pages of its lineage: `lineage_examples`). Without it the examples page says they are
+not built yet.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
+
+from renderer.environment import clause_anchor
+from renderer.queries import has_table
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = {".venv", "node_modules", "renderer", "tests", "_site", "_build", ".git"}
@@ -54,13 +59,18 @@ def start_example_rows(db: Database, cache: Path) -> Callable[[], list[dict[str,
     command = [sys.executable, "-m", "rules_history", "examples", "--json", "--db", path]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
+    done: list[list[dict[str, Any]]] = []
+
     def wait() -> list[dict[str, Any]]:
+        """The rows (asked once by the examples page, once for the clauses' pages)."""
+        if done:
+            return done[0]
         out, _ = process.communicate()
-        if process.returncode != 0:
-            return []
-        rows = parse_rows(out.decode("utf-8"))
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps({"key": key, "rows": rows}))
+        rows = parse_rows(out.decode("utf-8")) if process.returncode == 0 else []
+        if process.returncode == 0:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps({"key": key, "rows": rows}))
+        done.append(rows)
         return rows
 
     return wait
@@ -131,3 +141,143 @@ def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             }
         )
     return result
+
+
+RECORD_KEYS = {"scenario", "title", "release", "outcome", "cites", "agrees", "previous_release"}
+
+
+def lineage_examples(
+    db: Database,
+    rows: list[dict[str, Any]],
+    dates: list[str],
+    anchors: dict[str, set[str]],
+) -> dict[int, list[dict[str, Any]]]:
+    """Lineage id -> the scenarios that cite any of its members, each with its outcome per era.
+
+    `rows` are the run records (facedown.run.run_all, as `rules-history examples --json`
+    prints them); `anchors` the change anchors of each release's diff page, so that a changed
+    outcome links to the rule change behind it. An era still running at the newest release
+    says "today" (no end date, no count): a new release changes these lists, and the pages
+    that show them, only when it changes an outcome.
+    """
+    from facedown.summary import by_clause
+
+    records = [row for row in rows if row.keys() >= RECORD_KEYS]
+    if not records or not has_table(db, "lineage_members"):
+        return {}
+    cited = by_clause(records)
+    members: dict[tuple[str, str], list[int]] = {}
+    for release, number in cited:  # a few thousand lookups by the (release, number) index
+        members[(release, number)] = [
+            row[0]
+            for row in db.execute(
+                "SELECT lineage_id FROM lineage_members WHERE release = ? AND number = ?",
+                [release, number],
+            )
+        ]
+    # lineage -> scenario -> the (release, number) pairs of the lineage it cites
+    citing: dict[int, dict[str, set[tuple[str, str]]]] = {}
+    for pair, found in cited.items():
+        for lineage in members.get(pair, ()):
+            for record in found:
+                citing.setdefault(lineage, {}).setdefault(record["scenario"], set()).add(pair)
+    shown = _scenario_eras(records, dates, anchors)
+    order = list(shown)
+    result: dict[int, list[dict[str, Any]]] = {}
+    for lineage, scenarios_here in sorted(citing.items()):
+        result[lineage] = [
+            _for_lineage(shown[name], scenarios_here[name])
+            for name in order
+            if name in scenarios_here
+        ]
+    return result
+
+
+def _scenario_eras(
+    records: list[dict[str, Any]], dates: list[str], anchors: dict[str, set[str]]
+) -> dict[str, dict[str, Any]]:
+    """Scenario id -> its title and its eras (facedown.summary.outcome_eras), with the eras
+    that differ only by a renumbering of the cited clauses joined: one row per outcome."""
+    from facedown.summary import outcome_eras
+
+    newest = dates[-1] if dates else ""
+    previous = {day: dates[i - 1] for i, day in enumerate(dates) if i}
+    first_record = {(r["scenario"], r["release"]): r for r in records}
+    result: dict[str, dict[str, Any]] = {}
+    for era in outcome_eras(records):
+        name = era["scenario"]
+        record = first_record[(name, era["first"])]
+        entry = result.setdefault(
+            name, {"id": name, "title": str(record.get("title") or name), "eras": []}
+        )
+        eras = entry["eras"]
+        cites = [(str(n), era["first"]) for n in era["cites"]]
+        last = eras[-1] if eras else None
+        if last is not None and era["renumbered"] and era["agrees"] == last["agrees"]:
+            last["last"] = era["last"]
+            last["count"] += era["releases"]
+            seen = {n for n, _ in last["cites"]}
+            last["cites"].extend((n, day) for n, day in cites if n not in seen)
+            continue
+        change = _rule_change(era, record, previous, anchors) if era["changed"] else []
+        eras.append(
+            {
+                "first": era["first"],
+                "last": era["last"],
+                "count": era["releases"],
+                "outcome": str(era["outcome"]),
+                "expected": str(era["expected"]),
+                "agrees": era["agrees"],
+                "finding": era.get("finding"),
+                "source": str(record.get("source") or ""),
+                "changed": bool(era["changed"]),
+                "change": change,
+                "cites": cites,
+            }
+        )
+    for entry in result.values():
+        for era in entry["eras"]:
+            if era["last"] == newest:  # still the outcome today
+                era["last"] = era["count"] = None
+        entry["agrees"] = all(era["agrees"] for era in entry["eras"])
+    return result
+
+
+def _rule_change(
+    era: dict[str, Any],
+    record: dict[str, Any],
+    previous: dict[str, str],
+    anchors: dict[str, set[str]],
+) -> list[dict[str, Any]]:
+    """The cited clauses that changed when the outcome did, each linked to the diff page of
+    the two releases (at the clause, when that page lists it)."""
+    release, before = era["first"], record.get("previous_release")
+    diff = f"/diff/{before}/{release}/" if before and previous.get(release) == before else None
+    found = []
+    for item in era["change"] or []:
+        anchor = "c-" + clause_anchor(item.get("after") or item.get("before") or "")
+        link = diff and (f"{diff}#{anchor}" if anchor in anchors.get(release, ()) else diff)
+        found.append(
+            {
+                "kind": item.get("change"),
+                "before": item.get("before"),
+                "after": item.get("after"),
+                "link": link,
+            }
+        )
+    return found
+
+
+def _for_lineage(scenario: dict[str, Any], pairs: set[tuple[str, str]]) -> dict[str, Any]:
+    """A scenario as one clause's pages show it: its cites of that clause marked."""
+    eras = [
+        {
+            **era,
+            "cites": [
+                {"number": n, "release": day, "here": (day, n) in pairs} for n, day in era["cites"]
+            ],
+        }
+        for era in scenario["eras"]
+    ]
+    here = sorted({n for _, n in pairs}, key=lambda n: min(d for d, m in pairs if m == n))
+    return {**scenario, "eras": eras, "here": here}

@@ -79,8 +79,12 @@ def build_histories(site: Site) -> None:
         def context(h: dict[str, Any] = h) -> dict[str, Any]:
             return _finish(site, h, wording)
 
-        site.lazy_page(
-            url.strip("/") + "/index.html", "history.html", context, context_key(key_data)
+        site.clause_page(
+            url.strip("/") + "/index.html",
+            "history.html",
+            context,
+            context_key(key_data),
+            lineage_id,
         )
 
 

@@ -47,7 +47,7 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
-            _run_page(site, number, item)
+            _run_page(site, number, item, site.part_lineage.get(found[i].part_id))
         _number_page(site, number, items)
         result[number] = items
     numbers = sorted(result, key=sort_key)
@@ -92,7 +92,7 @@ def _run_dict(
     }
 
 
-def _run_page(site: Site, number: str, item: dict[str, Any]) -> None:
+def _run_page(site: Site, number: str, item: dict[str, Any], lineage: int | None) -> None:
     def context() -> dict[str, Any]:
         return {
             "title": f"Rule {number}, {item['start']}",
@@ -103,7 +103,8 @@ def _run_page(site: Site, number: str, item: dict[str, Any]) -> None:
 
     # The run page does not show the history's title: leave it out of the key.
     key = context_key([{k: v for k, v in item.items() if k != "history_title"}, site.base_url])
-    site.lazy_page(f"rule/{number}/{item['start']}/index.html", "rule_run.html", context, key)
+    path = f"rule/{number}/{item['start']}/index.html"
+    site.clause_page(path, "rule_run.html", context, key, lineage)
 
 
 def _number_page(site: Site, number: str, items: list[dict[str, Any]]) -> None:

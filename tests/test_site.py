@@ -96,6 +96,40 @@ def test_history_of_the_face_down_rule(small_site: Path) -> None:
         assert label in html
 
 
+def test_scenarios_beside_the_clauses_they_cite(small_site: Path) -> None:
+    """The face-down characteristics clause (502.26e → 707.2a → 708.2a) lists the executable
+    examples citing it, each with its outcome per era and a working link to /examples/."""
+    histories = [
+        p
+        for p in (small_site / "history").glob("*/*/index.html")
+        if re.search(r"History of rule [^<]*707\.2a → 708\.2a<", p.read_text(encoding="utf-8"))
+    ]
+    assert len(histories) == 1
+    html = histories[0].read_text(encoding="utf-8")
+    assert "Executable examples that cite this clause" in html
+    section = html[html.index('<section class="scenarios"') :]
+    section = section[: section.index("</section>")]
+    ids = re.findall(r'<a href="/examples/#([^"]+)">', section)
+    assert ids, "no scenario cites the face-down characteristics"
+    examples = read(small_site, "examples/index.html")
+    for scenario in ids:
+        assert f'id="{scenario}"' in examples
+    # Each scenario: a table with one row per era of releases with the same outcome.
+    for article in re.findall(r'<article class="scenario".*?</article>', section, re.S):
+        eras = re.findall(r'<th scope="row"><a href="/releases/([\d-]+)/">', article)
+        assert eras and eras == sorted(eras)
+        assert "today" in article  # the last era runs to the newest release
+        assert re.search(r"<strong><a href=\"/releases/[\d-]+/#70[78]\.2a\">", article)
+    # An outcome that changed in a release this store holds: flagged, with the rule change.
+    assert '<tr class="changed">' in section and "(changed)" in section
+    assert re.search(r'<a href="/diff/[\d-]+/[\d-]+/(#c-[^"]+)?">', section)
+    # The wording pages of the clause show them too.
+    run = read(small_site, "rule/708.2a/2021-07-12/index.html")
+    assert "Executable examples that cite this clause" in run
+    assert f'href="/examples/#{ids[0]}"' in run
+    assert check_site(small_site).ok
+
+
 def test_citation_formats() -> None:
     cite = citations("504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://x.test")
     texts = {f["key"]: f["text"] for f in cite["formats"]}
