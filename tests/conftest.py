@@ -14,6 +14,21 @@ from archive.ingest import ingest_captures
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
 
+# Every release a seed witness quotes, and the one in force when the Gatherer rulings were
+# written; also a crawl long enough to be killed midway.
+WITNESSED_RELEASES = (
+    "2002-10-07",
+    "2003-07-01",
+    "2005-08-01",
+    "2006-05-01",
+    "2006-10-01",
+    "2007-05-01",
+    "2008-02-01",
+    "2019-10-04",
+    "2020-01-22",
+    "2024-06-07",
+)
+
 # Releases that carry the face-down story, and the renumberings of 2009 and 2021.
 SMALL_RELEASES = (
     "2002-10-07",

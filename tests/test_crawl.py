@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import WITNESSED_RELEASES
 from sqlite_utils import Database
 from wayback_server import FakeWayback, Fault
 
@@ -152,18 +153,7 @@ def test_an_unknown_source_is_one_clear_error(tmp_path):
     assert "not in the catalogue: no-such-page" in result.output
 
 
-KILLED_RELEASES = (
-    "2002-10-07",
-    "2003-07-01",
-    "2005-08-01",
-    "2006-05-01",
-    "2006-10-01",
-    "2007-05-01",
-    "2008-02-01",
-    "2019-10-04",
-    "2020-01-22",
-    "2024-06-07",
-)
+KILLED_RELEASES = WITNESSED_RELEASES
 
 
 def crawl_process(wayback: FakeWayback, captures: Path) -> subprocess.Popen[bytes]:

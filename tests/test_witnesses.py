@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_captures_dir
+from conftest import WITNESSED_RELEASES, make_captures_dir
 from hypothesis import given
 from hypothesis import strategies as st
 from sqlite_utils import Database
@@ -35,19 +35,6 @@ HTML = {
     "mtg-wiki": "mtgwiki_face_down_2020.html",
     "gatherer-rulings": "gatherer_spellmorph.html",
 }
-# Every release a seed quotes, and the one in force when the Gatherer rulings were written.
-WITNESSED = (
-    "2002-10-07",
-    "2003-07-01",
-    "2005-08-01",
-    "2006-05-01",
-    "2006-10-01",
-    "2007-05-01",
-    "2008-02-01",
-    "2019-10-04",
-    "2020-01-22",
-    "2024-06-07",
-)
 
 
 def parse(parser: str, path: Path, quotes: str | None = None):
@@ -131,7 +118,7 @@ def test_comparison_form_ignores_typography_and_mana_notation_only():
 
 @pytest.fixture(scope="module")
 def witnessed_captures(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_captures_dir(tmp_path_factory.mktemp("witnessed"), WITNESSED)
+    return make_captures_dir(tmp_path_factory.mktemp("witnessed"), WITNESSED_RELEASES)
 
 
 @pytest.fixture(scope="module")
