@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 
 from diff_match_patch import diff_match_patch
@@ -23,6 +24,7 @@ _SURROGATES = range(0xD800, 0xE000)
 
 DELETE, EQUAL, INSERT = -1, 0, 1
 PARALLEL_FROM = 300  # pairs; below this, starting worker processes costs more than it saves
+KNOWN_PAIRS = 20_000  # diffs kept for pairs that come again (site builds, long-lived callers)
 
 
 def tokens(text: str) -> list[str]:
@@ -183,17 +185,58 @@ def _append(merged: list[tuple[int, str]], op: int, text: str) -> None:
         merged.append((op, text))
 
 
-def word_diffs(pairs: list[tuple[str, str]], workers: int = 2) -> list[list[tuple[int, str]]]:
-    """`word_diff` of each pair, in order; many pairs are shared between worker processes."""
+Diff = list[tuple[int, str]]
+_KNOWN: OrderedDict[tuple[str, str], Diff] = OrderedDict()  # (old, new) -> diff, least recent first
+
+
+def word_diffs(pairs: list[tuple[str, str]], workers: int = 2) -> list[Diff]:
+    """`word_diff` of each pair, in order; many pairs are shared between worker processes.
+
+    Pairs with an empty or unchanged side, and pairs diffed before in this process, are not
+    diffed again.
+    """
+    results = [_known(a, b) for a, b in pairs]
+    todo = [i for i, diff in enumerate(results) if diff is None]
+    for i, diff in zip(todo, _compute([pairs[i] for i in todo], workers), strict=True):
+        results[i] = diff
+        _remember(pairs[i], diff)
+    return [list(diff) for diff in results if diff is not None]
+
+
+def _known(a: str, b: str) -> Diff | None:
+    """The diff of `a` into `b` when it needs no diffing, or was diffed before; else None."""
+    if a == b:
+        return [(EQUAL, a)] if a else []
+    if not a or not b:
+        return [(INSERT, b)] if b else [(DELETE, a)]
+    diff = _KNOWN.get((a, b))
+    if diff is not None:
+        _KNOWN.move_to_end((a, b))
+    return diff
+
+
+def _remember(pair: tuple[str, str], diff: Diff) -> None:
+    _KNOWN[pair] = diff
+    if len(_KNOWN) > KNOWN_PAIRS:
+        _KNOWN.popitem(last=False)
+
+
+def _compute(pairs: list[tuple[str, str]], workers: int) -> list[Diff]:
+    """`word_diff` of each pair; a big job is dealt, costliest pairs first, to processes."""
     if len(pairs) < PARALLEL_FROM or workers < 2 or (os.cpu_count() or 1) < 2:
         return [word_diff(a, b) for a, b in pairs]
-    size = -(-len(pairs) // (workers * 4))
-    chunks = [pairs[i : i + size] for i in range(0, len(pairs), size)]
+    order = sorted(range(len(pairs)), key=lambda i: -len(pairs[i][0]) - len(pairs[i][1]))
+    hands = [order[k :: workers * 4] for k in range(workers * 4)]
+    results: list[Diff] = [[] for _ in pairs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return [diff for chunk in pool.map(_diff_chunk, chunks) for diff in chunk]
+        chunks = pool.map(_diff_chunk, [[pairs[i] for i in hand] for hand in hands])
+        for hand, chunk in zip(hands, chunks, strict=True):
+            for i, diff in zip(hand, chunk, strict=True):
+                results[i] = diff
+    return results
 
 
-def _diff_chunk(pairs: list[tuple[str, str]]) -> list[list[tuple[int, str]]]:
+def _diff_chunk(pairs: list[tuple[str, str]]) -> list[Diff]:
     return [word_diff(a, b) for a, b in pairs]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from archive.worddiff import new_side, old_side, word_diff
+from archive.worddiff import new_side, old_side, word_diff, word_diffs
 
 WORDS = st.sampled_from(["play", "cast", "in", "the", "battlefield", "504.2", "707.2", "face-down"])
 SEPARATORS = st.sampled_from([" ", "  ", "\n", ", ", ". ", "-", "\u2014", "'"])
@@ -49,3 +49,11 @@ def test_many_distinct_words_do_not_hit_surrogates() -> None:
 def test_identical_texts_are_one_equality() -> None:
     assert word_diff("same words", "same words") == [(0, "same words")]
     assert word_diff("", "") == []
+
+
+def test_word_diffs_shortcuts_and_remembered_pairs_match_word_diff() -> None:
+    pairs = [("", ""), ("same", "same"), ("", "new words"), ("old words", ""), ("a b", "a c")]
+    first = word_diffs(pairs * 2)
+    assert first == [word_diff(a, b) for a, b in pairs * 2]
+    first[-1].append((0, "x"))  # each caller gets its own list
+    assert word_diffs(pairs[-1:]) == [word_diff("a b", "a c")]
