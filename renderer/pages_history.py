@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
@@ -71,9 +72,9 @@ def build_histories(site: Site) -> None:
         h["title"] = _title(lineages[lineage_id])
         site.histories[lineage_id] = h
         # Pages of clauses still in force never name the newest release (they say "today"),
-        # so that a new release re-renders only the histories it changes.
-        shown = {k: v for k, v in h.items() if k != "years"}
-        key_data = {"h": shown, "texts": [wording.get(w["version"]) for w in h["wordings"]]}
+        # so that a new release re-renders only the histories it changes. The texts are left
+        # out of the key: each wording's version is the hash of its text.
+        key_data = {"h": {k: v for k, v in h.items() if k != "years"}}
         site.search_records.append(_record(h, wording))
 
         def context(h: dict[str, Any] = h) -> dict[str, Any]:
@@ -102,6 +103,13 @@ def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
         "content": " ".join([numbers, *seen.values()]),
         "years": years,
     }
+
+
+@lru_cache(maxsize=4096)
+def _numbers(data: str) -> tuple[Any, ...]:
+    """A JSON list of an event's numbers or lineages: the same few strings recur thousands of
+    times, so each is parsed once."""
+    return tuple(json.loads(data))
 
 
 def _urls(lineages: dict[int, dict[str, Any]]) -> dict[int, str]:
@@ -180,11 +188,11 @@ def _history(
     for e in found_events:
         related = [
             {"url": urls.get(other), "title": _title(lineages[other])}
-            for other in json.loads(e["related_lineages"])
+            for other in _numbers(e["related_lineages"])
             if other in lineages
         ]
-        old_numbers = [n for n in json.loads(e["old_numbers"]) if n]
-        new_numbers = [n for n in json.loads(e["new_numbers"]) if n]
+        old_numbers = [n for n in _numbers(e["old_numbers"]) if n]
+        new_numbers = [n for n in _numbers(e["new_numbers"]) if n]
         anchor = clause_anchor((new_numbers or old_numbers or ["x"])[0])
         link = (
             f"/diff/{previous[e['release']]}/{e['release']}/#c-{anchor}"

@@ -60,8 +60,7 @@ class SiteWriter:
     def page(self, path: str, render: Callable[[], str], key: str) -> None:
         """Write `path` (relative, e.g. 'rule/504.2/index.html') unless its key is unchanged."""
         self.pages[path] = key
-        target = self.out / path
-        if self.previous.get(path) == key and target.exists():
+        if self.previous.get(path) == key and os.path.exists(os.path.join(self.out, path)):
             self.skipped += 1
             return
         self.rendered += 1
@@ -113,15 +112,23 @@ class SiteWriter:
         # The page folders belong to the build alone: anything else in them is a leftover
         # (say, of a build that stopped before it saved its manifest).
         for folder in OWNED:
-            for found in (self.out / folder).rglob("*.html"):
-                name = str(found.relative_to(self.out))
-                if name not in self.pages:
-                    stale.add(name)
+            stale.update(name for name in _html_files(self.out, folder) if name not in self.pages)
         for name in stale:
             (self.out / name).unlink(missing_ok=True)
         manifest = {"code": self.code, "pages": self.pages}
         (self.out / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
         return sorted(stale)
+
+
+def _html_files(out: Path, folder: str) -> list[str]:
+    """Paths (relative to `out`) of the .html files under `out/folder`: os.walk on strings,
+    several times faster than Path.rglob over 30,000 files."""
+    found: list[str] = []
+    skip = len(str(out)) + 1
+    for top, _dirs, files in os.walk(os.path.join(out, folder)):
+        relative = top[skip:] + "/"
+        found.extend(relative + name for name in files if name.endswith(".html"))
+    return found
 
 
 Job = tuple[str, Callable[[], str]]
