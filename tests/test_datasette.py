@@ -20,9 +20,7 @@ def test_store_browses_in_datasette(small_store):
         return response.json()
 
     async def scenario() -> None:
-        clauses = await fetch(
-            f"/{name}/clauses.json?_shape=array&release=2024-06-07&number=708.2a"
-        )
+        clauses = await fetch(f"/{name}/clauses.json?_shape=array&release=2024-06-07&number=708.2a")
         assert clauses[0]["text"].startswith("If a face-up permanent is turned face down")
         found = await fetch(f"/{name}/clause_versions.json?_search=morph&_shape=array")
         assert any("Morph" in row["text"] for row in found)
