@@ -59,15 +59,7 @@ def release_versions(db: Database, release: str) -> dict[str, tuple[str, str, in
 
 def texts(db: Database, hashes: set[str]) -> dict[str, str]:
     """Wording of each clause version hash."""
-    found: dict[str, str] = {}
-    ordered = sorted(hashes)
-    for start in range(0, len(ordered), 900):
-        chunk = ordered[start : start + 900]
-        marks = ",".join("?" * len(chunk))
-        found.update(
-            db.execute(f"SELECT hash, text FROM clause_versions WHERE hash IN ({marks})", chunk)
-        )
-    return found
+    return _pairs_where_in(db, "SELECT hash, text FROM clause_versions WHERE hash IN ({})", hashes)
 
 
 @dataclass
@@ -125,19 +117,23 @@ def examples(db: Database) -> dict[tuple[str, str], list[str]]:
 
 def part_texts(db: Database, part_ids: set[int]) -> dict[int, str]:
     """Wording of each part id."""
-    found: dict[int, str] = {}
-    ordered = sorted(part_ids)
+    return _pairs_where_in(
+        db,
+        """SELECT parts.id, clause_versions.text FROM parts
+           JOIN clause_versions ON clause_versions.hash = parts.version_hash
+           WHERE parts.id IN ({})""",
+        part_ids,
+    )
+
+
+def _pairs_where_in(db: Database, sql: str, keys: set[Any]) -> dict[Any, str]:
+    """Run a two-column query whose `IN ({})` takes the keys, in chunks under SQLite's
+    limit on bound parameters."""
+    found: dict[Any, str] = {}
+    ordered = sorted(keys)
     for start in range(0, len(ordered), 900):
         chunk = ordered[start : start + 900]
-        marks = ",".join("?" * len(chunk))
-        found.update(
-            db.execute(
-                f"""SELECT parts.id, clause_versions.text FROM parts
-                    JOIN clause_versions ON clause_versions.hash = parts.version_hash
-                    WHERE parts.id IN ({marks})""",
-                chunk,
-            )
-        )
+        found.update(db.execute(sql.format(",".join("?" * len(chunk))), chunk))
     return found
 
 
