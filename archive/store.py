@@ -310,8 +310,9 @@ def m004_derived_answers(db: Database) -> None:
             record TEXT NOT NULL,
             PRIMARY KEY (position)
         );
+        CREATE INDEX example_records_release ON example_records(release);
         CREATE TABLE example_state (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
+            release TEXT PRIMARY KEY,
             signature TEXT NOT NULL
         );
         """

@@ -194,9 +194,12 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     since = previous or ""
     db.conn.execute("DROP TABLE IF EXISTS temp.open_wordings")
     db.conn.execute(
-        """CREATE TEMP TABLE open_wordings AS SELECT lineage_id, min(position) AS position,
-           min(first) AS first FROM wordings WHERE last >= ? GROUP BY lineage_id""",
-        [since],
+        """CREATE TEMP TABLE open_wordings AS SELECT w.lineage_id, min(w.position) AS position,
+           min(w.first) AS first FROM wordings w JOIN lineages l ON l.id = w.lineage_id
+           WHERE w.last >= ? AND l.first_release <= ? GROUP BY w.lineage_id""",
+        # Only lineages that began by `previous` keep their ids; a later one may reuse the
+        # id of a lineage forgotten by the rebuild, whose wordings go below.
+        [since, since],
     )
     db.conn.execute("DELETE FROM wordings WHERE last >= ?", [since])
     db.conn.execute("DELETE FROM wordings WHERE lineage_id NOT IN (SELECT id FROM lineages)")

@@ -36,7 +36,7 @@ class StaleStore(RulesHistoryError):
     """The store lacks something the pipeline writes."""
 
 
-def store_problem(db: Database, examples: bool = False) -> str | None:
+def store_problem(db: Database) -> str | None:
     """What makes the store out of date for a reader, in one line (None: it is current)."""
     names = set(db.table_names())
     missing = [table for table in REQUIRED_TABLES if table not in names]
@@ -53,15 +53,12 @@ def store_problem(db: Database, examples: bool = False) -> str | None:
     if stale is not None:
         answers = "the stored answers (spans, blame, counts, changes)"
         return f"{answers} are out of date from the {stale} release on: {UPDATE}"
-    if examples:
-        from_examples = db.execute("SELECT count(*) FROM example_state").fetchone()[0]
-        if not from_examples:
-            return f"the executable examples were not run on this store: {UPDATE}"
     return None
 
 
-def require_current(db: Database, examples: bool = False) -> None:
-    """Raise StaleStore (one line) unless every stored answer is up to date."""
-    problem = store_problem(db, examples)
+def require_current(db: Database) -> None:
+    """Raise StaleStore (one line) unless the lineages and derived answers are up to date
+    (the examples, a layer above, check theirs: facedown.store.require_examples)."""
+    problem = store_problem(db)
     if problem is not None:
         raise StaleStore(problem)

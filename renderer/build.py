@@ -34,6 +34,7 @@ class BuildReport:
     stale_removed: int = 0
     seconds: float = 0.0
     search_indexed: bool = False
+    notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -62,6 +63,10 @@ def build_site(
     report = BuildReport(out=str(out))
     workers = default_workers() if workers is None else workers
     writer = SiteWriter(out, code_key())
+    if writer.interrupted:
+        report.notes.append(
+            f"{out}: the last build into it did not finish; every page is rendered again"
+        )
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from facedown.store import stored_examples
+from facedown.store import require_examples, stored_examples
 from lineage.freshness import require_current
 from renderer.changes import Change, all_changes
 from renderer.queries import releases
@@ -50,7 +50,8 @@ class SiteModel:
 
 def load_model(db: Database) -> SiteModel:
     """Read the model from a store that the pipeline brought up to date (else StaleStore)."""
-    require_current(db, examples=True)
+    require_current(db)
+    require_examples(db)
     wordings: dict[int, list[Wording]] = defaultdict(list)
     for row in db.execute(
         """SELECT lineage_id, version_hash, normalised_hash, first, last, replaced_by,

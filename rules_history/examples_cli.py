@@ -32,7 +32,7 @@ def examples(
     previous release (with the rule change behind it).
     """
     from facedown.scenarios import BY_ID, SCENARIOS
-    from facedown.store import stored_examples
+    from facedown.store import require_examples, stored_examples
     from lineage.freshness import require_current
 
     if scenario_id is not None and scenario_id not in BY_ID:
@@ -46,7 +46,8 @@ def examples(
                 click.echo(f"{scenario.id:28} {scenario.title}  [{scenario.rules}]")
         return
     db = open_reader(db_file)
-    require_current(db, examples=True)
+    require_current(db)
+    require_examples(db)
     records = stored_examples(db, as_of)
     if scenario_id is not None:
         records = [r for r in records if r["scenario"] == scenario_id]

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from archive.errors import RulesHistoryError
-from archive.store import open_store
+from archive.store import open_reader, open_store
 from rules_history.options import (
     captures_option,
     db_option,
@@ -21,7 +21,7 @@ DEFAULT_OUT = Path("_site")
 
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
-    """Run the ingest first (a no-op when every capture is already stored)."""
+    """Run the pipeline first (a no-op when every stage is current)."""
     from rules_history.pipeline import update_store as update
 
     db = open_store(db_file)
@@ -63,11 +63,14 @@ def build(
     db_file: str | None,
     as_json: bool,
 ) -> None:
-    """Bring the store up to date, then render the whole static site into --out."""
+    """Bring the store up to date (the pipeline, as `ingest`), then render the whole static
+    site into --out (reading the store only)."""
     from renderer.build import build_site
 
     update_store(db_file, captures_dir, quiet or as_json)
-    report = build_site(open_store(db_file), out, base_url=base_url, search=not no_search)
+    report = build_site(open_reader(db_file), out, base_url=base_url, search=not no_search)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     if as_json:
         print_json(report.__dict__)
     elif not quiet:

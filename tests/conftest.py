@@ -118,3 +118,17 @@ def small_site(tmp_path_factory: pytest.TempPathFactory, small_lineage: Database
     out = tmp_path_factory.mktemp("site") / "_site"
     build_site(small_lineage, out)
     return out
+
+
+@pytest.fixture(scope="session")
+def full_site(tmp_path_factory: pytest.TempPathFactory, full_lineage: Database) -> Path:
+    """The whole site built once from the full store (about half a minute; no search index),
+    from a read-only connection, as `rules-history build` renders it."""
+    from archive.store import open_reader
+    from renderer.build import build_site
+
+    full_lineage.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    out = tmp_path_factory.mktemp("full-site") / "_site"
+    path = full_lineage.execute("PRAGMA database_list").fetchone()[2]
+    build_site(open_reader(path), out, search=False)
+    return out
