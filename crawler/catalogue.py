@@ -169,10 +169,16 @@ def build_release_entries(captures_dir: Path) -> list[dict[str, Any]]:
         for d in sorted(urls)
     ]
     originals = {e["date"]: e.get("original_url") for e in manifest if e.get("preferred")}
+    derived = {e["date"] for e in manifest if e.get("preferred") and e.get("role") == "derived"}
     for line in lines:
         original = originals.get(line["release"]) or ""
         if original and not original.endswith(".txt"):
             line["notes"] = f"the Wizards original is {original}; this text is derived from it"
+        elif line["release"] in derived:
+            line["notes"] = (
+                "only a derived copy is known (re-extracted text, not the official file);"
+                " no Wizards URL of it is known"
+            )
     return lines
 
 
