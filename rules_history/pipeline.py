@@ -15,10 +15,10 @@ from sqlite_utils import Database
 
 from archive.gaps import load_gaps, store_gaps
 from archive.ingest import IngestReport, ingest_captures
-from archive.lineage import build_lineage
 from archive.witnesses import store_witnesses
 from crawler.catalogue import CATALOGUE_FILE
 from crawler.witness_captures import witness_documents
+from lineage.store import build_lineage
 
 
 @dataclass
