@@ -1,6 +1,7 @@
 """Bring the store up to date from a captures folder: every stage that writes, in order.
 
-1. ingest: parse new captures into releases (archive.ingest);
+1. ingest: parse new captures into releases, and the catalogue's gaps (archive.ingest,
+   archive.gaps);
 2. witnesses: parse the witness pages and cross-check them (archive.witnesses);
 3. lineage: align the releases that are new or stale (lineage.store);
 4. derived answers: wording spans, blame, clause counts, change lists (lineage.derived);
@@ -19,8 +20,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.gaps import load_gaps, store_gaps
 from archive.ingest import IngestReport, ingest_captures
 from archive.witnesses import store_witnesses
+from crawler.catalogue import CATALOGUE_FILE
 from crawler.witness_captures import witness_documents
 from facedown.store import store_examples
 from lineage.derived import build_derived
@@ -63,6 +66,8 @@ def update_store(
 ) -> UpdateReport:
     """Run every stage that writes, in order; each skips what is already current."""
     report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
+    gap_warnings = store_gaps(db, load_gaps(CATALOGUE_FILE))
+    report.releases.warnings.extend((CATALOGUE_FILE.name, w) for w in gap_warnings)
     report.witnesses = ingest_witnesses(db, captures_dir)
     report.releases.failed.extend(report.witnesses.pop("failed"))
     report.lineage = build_lineage(db)
