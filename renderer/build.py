@@ -14,7 +14,6 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.examples import lineage_examples
 from renderer.model import load_model
 from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
@@ -70,27 +69,22 @@ def build_site(
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
-    steps = [
-        ("histories", build_histories),
+    report.timings["model"] = round(time.perf_counter() - start, 2)
+    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
+    began = time.perf_counter()
+    histories, records = build_histories(site)
+    report.timings["histories"] = round(time.perf_counter() - began, 2)
+    if search:
+        search_done = start_index(out, records)
+    for name, step in (
         ("releases", build_releases),
         ("rules", build_rules),
-        ("home", build_home),
+        ("home", lambda site: build_home(site, histories)),
         ("misc", build_misc),
-    ]
-    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
-    for name, step in steps:
+    ):
         began = time.perf_counter()
         step(site)
         report.timings[name] = round(time.perf_counter() - began, 2)
-        if name == "histories" and search:  # the search records are ready
-            search_done = start_index(out, site.search_records)
-    # Last, when the examples' process has had the time of the steps above: the scenarios
-    # beside the clauses they cite, on the history and wording pages held back till now.
-    began = time.perf_counter()
-    anchors = {day: {c.anchor for c in found} for day, found in site.changes.items()}
-    site.lineage_examples = lineage_examples(db, list(model.example_rows), site.dates, anchors)
-    site.write_clause_pages()
-    report.timings["examples"] = round(time.perf_counter() - began, 2)
     began = time.perf_counter()
     for new_diffs in writer.render_all(
         workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain()
