@@ -276,3 +276,21 @@ def m005_derived_events(db: Database) -> None:
         CREATE INDEX derived_events_release ON derived_events(release, kind);
         """
     )
+
+
+@migrations()
+def m006_capture_differences(db: Database) -> None:
+    """How each capture that a release is not read from differs from the one it is read
+    from (`archive/capture_diffs.py`): computed once at ingest."""
+    db.executescript(
+        """
+        CREATE TABLE capture_differences (
+            capture_id INTEGER PRIMARY KEY REFERENCES captures(id) ON DELETE CASCADE,
+            release TEXT NOT NULL,
+            compared_with INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            lines_differ INTEGER NOT NULL,
+            summary TEXT NOT NULL
+        );
+        """
+    )
