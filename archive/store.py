@@ -250,3 +250,47 @@ def m004_release_gaps(db: Database) -> None:
         );
         """
     )
+
+
+@migrations()
+def m005_derived_events(db: Database) -> None:
+    """The differences of a derived release (a re-extracted copy) from its official
+    predecessor: the columns of `lineage_events`, plus `confirmed` (1 when the next official
+    release has the difference too). Kept apart so that no change list or blame reads them
+    as rule changes (`lineage/derived.py`)."""
+    db.executescript(
+        """
+        CREATE TABLE derived_events (
+            id INTEGER PRIMARY KEY,
+            lineage_id INTEGER NOT NULL,
+            release TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            old_numbers TEXT NOT NULL,
+            new_numbers TEXT NOT NULL,
+            old_part_id INTEGER,
+            new_part_id INTEGER,
+            related_lineages TEXT NOT NULL DEFAULT '[]',
+            similarity REAL,
+            confirmed INTEGER NOT NULL
+        );
+        CREATE INDEX derived_events_release ON derived_events(release, kind);
+        """
+    )
+
+
+@migrations()
+def m006_capture_differences(db: Database) -> None:
+    """How each capture that a release is not read from differs from the one it is read
+    from (`archive/capture_diffs.py`): computed once at ingest."""
+    db.executescript(
+        """
+        CREATE TABLE capture_differences (
+            capture_id INTEGER PRIMARY KEY REFERENCES captures(id) ON DELETE CASCADE,
+            release TEXT NOT NULL,
+            compared_with INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            lines_differ INTEGER NOT NULL,
+            summary TEXT NOT NULL
+        );
+        """
+    )

@@ -92,9 +92,14 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
     click.echo(f"{result['old']} -> {result['new']}: {counts or 'no clauses'}")
     for gap in result["gaps"]:
         click.echo(f"note: {gap_notice(gap)}")
+    if "note" in result:
+        unconfirmed = ", ".join(f"{k} {n}" for k, n in result.get("unconfirmed", {}).items())
+        checked = f" (checked against {result['confirmed_by']})" if "confirmed_by" in result else ""
+        click.echo(f"note: {result['note']}; unconfirmed{checked}: {unconfirmed or 'none'}")
     for change in result["changes"]:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
-        click.echo(f"\n{change['kind']}: {moved}")
+        doubt = " (unconfirmed)" if change.get("confirmed") is False else ""
+        click.echo(f"\n{change['kind']}{doubt}: {moved}")
         click.echo(render_diff(change["diff"]))
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.capture_diffs import store_capture_differences
 from archive.gaps import load_gaps, store_gaps
 from archive.ingest import IngestReport, ingest_captures
 from archive.witnesses import store_witnesses
@@ -50,6 +51,7 @@ def update_store(
     """Ingest new captures (and the catalogue's gaps), then the witnesses (checked against
     those releases), then align whatever releases are new or stale."""
     report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
+    store_capture_differences(db)
     gap_warnings = store_gaps(db, load_gaps(CATALOGUE_FILE))
     report.releases.warnings.extend((CATALOGUE_FILE.name, w) for w in gap_warnings)
     report.witnesses = ingest_witnesses(db, captures_dir)
