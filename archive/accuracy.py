@@ -1,0 +1,321 @@
+"""How right the lineages are: the engine measured against ground truth written by reading.
+
+The truth lives in `tests/data/lineage_truth/*.csv` (format in that folder's README): one row
+per decision, `old_release,new_release,old,new,kind,reason`, where `old` and `new` are clause
+labels (the number, or a glossary entry's term) separated by " | ". This module reads those
+rows and a store whose lineages are built, and counts, per kind of the truth, how many rows the
+engine gets right.
+
+A row is **linked right** when the engine links exactly the same old and new clauses:
+
+- the engine's links between two consecutive releases are (a) every old and new clause of the
+  same lineage (a continuation, the clause's identity) and (b) every event that names an old
+  and a new part without continuing it (a piece split off an old clause, an old clause merged
+  away into a new one);
+- `added` (no old label): no link touches the new clause;
+- `removed` (no new label): no link touches the old clause;
+- any other row (a pairing, a split, a merge): the links that touch any clause of the row are
+  exactly every old label of the row with every new label of the row, and the FIRST old and
+  the FIRST new label are the same lineage (for a split the piece that carries the old
+  statement keeps the identity, for a merge the clause named first is the one that continues).
+
+A row is **named right** when it is linked right and the engine's kind for it is the truth's
+kind. The engine's kind for a row is the kind of the event of its first new clause in that
+clause's own lineage (`unchanged` when there is none); for a `removed` row, the event of its
+old clause in the old clause's lineage.
+
+A label that occurs twice in one release (six parser defects do so) resolves to the first
+such clause in document order.
+
+`python -m archive.accuracy [--db PATH] [--write]` prints the table per kind and, with
+`--write`, stores the figures in `tests/data/lineage_truth/accuracy.json`, which the test
+recomputes and the site publishes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from archive.align import ADDED, CHANGE_KINDS, REMOVED, UNCHANGED
+
+TRUTH_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "lineage_truth"
+FIGURES = TRUTH_DIR / "accuracy.json"
+COLUMNS = ("old_release", "new_release", "old", "new", "kind", "reason")
+SEPARATOR = " | "
+ALL = "all"  # the key of the figures over every kind
+
+
+@dataclass(frozen=True)
+class TruthRow:
+    """One judged decision of a truth file."""
+
+    source: str  # file name
+    line: int  # line in that file (the header is line 1)
+    old_release: str
+    new_release: str
+    olds: tuple[str, ...]
+    news: tuple[str, ...]
+    kind: str
+    reason: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}"
+
+
+def _labels(cell: str) -> tuple[str, ...]:
+    return tuple(label.strip() for label in cell.split(SEPARATOR.strip())) if cell.strip() else ()
+
+
+def read_truth(path: Path) -> list[TruthRow]:
+    """The rows of one truth file; a wrong header is one clear error naming the file."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header is None or tuple(header) != COLUMNS:
+            raise ValueError(f"{path.name}:1: header must be {','.join(COLUMNS)}")
+        rows = []
+        for number, record in enumerate(reader, start=2):
+            if len(record) != len(COLUMNS):
+                raise ValueError(f"{path.name}:{number}: {len(record)} columns, not 6")
+            old_release, new_release, old, new, kind, reason = record
+            rows.append(
+                TruthRow(
+                    path.name,
+                    number,
+                    old_release,
+                    new_release,
+                    _labels(old),
+                    _labels(new),
+                    kind,
+                    reason.strip(),
+                )
+            )
+    return rows
+
+
+def truth_files(folder: Path = TRUTH_DIR) -> list[Path]:
+    return sorted(folder.glob("*.csv"))
+
+
+def read_all(folder: Path = TRUTH_DIR) -> list[TruthRow]:
+    return [row for path in truth_files(folder) for row in read_truth(path)]
+
+
+@dataclass
+class _Transition:
+    """The engine's links between one release and the release before it."""
+
+    old_parts: dict[str, int]  # label -> part id (first in document order)
+    new_parts: dict[str, int]
+    lineage: dict[int, int]  # part id -> lineage id, both releases
+    links: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # part -> its links
+    event_kind: dict[tuple[int, int], str] = field(default_factory=dict)  # (part, lineage)
+
+    @classmethod
+    def load(cls, db: Database, old_release: str, new_release: str) -> _Transition:
+        aligned = db.execute(
+            "SELECT previous_release FROM lineage_alignments WHERE release = ?", [new_release]
+        ).fetchone()
+        if aligned is None or aligned[0] != old_release:
+            raise ValueError(f"{new_release} is not aligned with {old_release} in this store")
+        parts: dict[str, dict[str, int]] = {old_release: {}, new_release: {}}
+        lineage: dict[int, int] = {}
+        members = db.execute(
+            """SELECT lineage_members.release, lineage_members.number, part_id, lineage_id
+               FROM lineage_members JOIN parts ON parts.id = part_id
+               WHERE release IN (?, ?) ORDER BY parts.position""",
+            [old_release, new_release],
+        )
+        by_lineage: dict[int, dict[str, int]] = defaultdict(dict)
+        for release, label, part_id, lineage_id in members:
+            parts[release].setdefault(label, part_id)
+            lineage[part_id] = lineage_id
+            by_lineage[lineage_id][release] = part_id
+        step = cls(parts[old_release], parts[new_release], lineage)
+        edges = {
+            (pair[old_release], pair[new_release]) for pair in by_lineage.values() if len(pair) == 2
+        }
+        events = db.execute(
+            """SELECT old_part_id, new_part_id, lineage_id, kind FROM lineage_events
+               WHERE release = ?""",
+            [new_release],
+        )
+        for old_part, new_part, lineage_id, kind in events:
+            if old_part is not None and new_part is not None:
+                edges.add((old_part, new_part))
+            if new_part is not None and lineage.get(new_part) == lineage_id:
+                step.event_kind[(new_part, lineage_id)] = kind
+            elif old_part is not None and lineage.get(old_part) == lineage_id:
+                step.event_kind[(old_part, lineage_id)] = kind
+        for edge in edges:
+            for part in edge:
+                step.links.setdefault(part, set()).add(edge)
+        return step
+
+    def kind_of(self, part: int) -> str:
+        return self.event_kind.get((part, self.lineage[part]), UNCHANGED)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The engine against one truth row."""
+
+    row: TruthRow
+    linked: bool
+    named: bool
+    engine_kind: str
+
+
+def judge(step: _Transition, row: TruthRow) -> Verdict:
+    """Whether the engine links the row's clauses as the truth does, and names its kind."""
+    olds = [step.old_parts[label] for label in row.olds]
+    news = [step.new_parts[label] for label in row.news]
+    touched = set().union(*(step.links.get(part, set()) for part in olds + news))
+    expected = {(o, n) for o in olds for n in news}
+    linked = touched == expected
+    if olds and news:
+        linked = linked and step.lineage[olds[0]] == step.lineage[news[0]]
+    engine_kind = step.kind_of(news[0] if news else olds[0])
+    return Verdict(row, linked, linked and engine_kind == row.kind, engine_kind)
+
+
+def check_truth(db: Database, rows: Iterable[TruthRow]) -> list[str]:
+    """Every reason a truth row is malformed, one line each naming file and line."""
+    problems = []
+    labels: dict[str, set[str]] = {}
+    seen: dict[tuple[str, str, str], str] = {}
+
+    def known(release: str) -> set[str]:
+        if release not in labels:
+            found = db.execute(
+                "SELECT DISTINCT number FROM lineage_members WHERE release = ?", [release]
+            )
+            labels[release] = {label for (label,) in found}
+        return labels[release]
+
+    for row in rows:
+        if row.kind not in CHANGE_KINDS:
+            problems.append(f"{row.where}: unknown kind {row.kind!r}")
+        if not row.reason:
+            problems.append(f"{row.where}: no reason")
+        if not row.olds and not row.news:
+            problems.append(f"{row.where}: neither an old nor a new clause")
+        if (row.kind == ADDED) != (not row.olds) or (row.kind == REMOVED) != (not row.news):
+            problems.append(f"{row.where}: {row.kind} with old {row.olds} and new {row.news}")
+        sides = (("old", row.old_release, row.olds), ("new", row.new_release, row.news))
+        for side, release, names in sides:
+            for label in names:
+                if label not in known(release):
+                    problems.append(f"{row.where}: {side} {label!r} is not a clause of {release}")
+                key = (f"{row.old_release}>{row.new_release}", side, label)
+                if key in seen:
+                    problems.append(f"{row.where}: {side} {label!r} judged before at {seen[key]}")
+                seen[key] = row.where
+    return problems
+
+
+def _tally() -> dict[str, int]:
+    return {"rows": 0, "linked": 0, "named": 0}
+
+
+def measure(db: Database, rows: Iterable[TruthRow]) -> dict[str, Any]:
+    """Per kind of the truth: rows, rows linked right, rows linked and named right.
+
+    The figures are given over all truth files (`overall`) and per file (`files`).
+    """
+    steps: dict[tuple[str, str], _Transition] = {}
+    overall: dict[str, dict[str, int]] = defaultdict(_tally)
+    files: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(_tally))
+    for row in rows:
+        pair = (row.old_release, row.new_release)
+        if pair not in steps:
+            steps[pair] = _Transition.load(db, *pair)
+        verdict = judge(steps[pair], row)
+        for table in (overall, files[row.source]):
+            for key in (row.kind, ALL):
+                table[key]["rows"] += 1
+                table[key]["linked"] += verdict.linked
+                table[key]["named"] += verdict.named
+    return {
+        "overall": _sorted(overall),
+        "files": {name: _sorted(table) for name, table in sorted(files.items())},
+    }
+
+
+def _sorted(table: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    order = [*CHANGE_KINDS, ALL]
+    return {kind: dict(table[kind]) for kind in order if kind in table}
+
+
+def verdicts(db: Database, rows: Iterable[TruthRow]) -> list[Verdict]:
+    """The engine against each row (for reading the failures)."""
+    steps: dict[tuple[str, str], _Transition] = {}
+    out = []
+    for row in rows:
+        pair = (row.old_release, row.new_release)
+        if pair not in steps:
+            steps[pair] = _Transition.load(db, *pair)
+        out.append(judge(steps[pair], row))
+    return out
+
+
+def format_table(table: dict[str, dict[str, int]]) -> str:
+    """A Markdown table: kind, rows judged, linked right, linked and named right."""
+    lines = ["| kind | rows | linked right | named right |", "| --- | --- | --- | --- |"]
+    for kind, tally in table.items():
+        rows = tally["rows"]
+        lines.append(
+            f"| {kind} | {rows} | {tally['linked']} ({percent(tally['linked'], rows)}) "
+            f"| {tally['named']} ({percent(tally['named'], rows)}) |"
+        )
+    return "\n".join(lines)
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from archive.store import db_path, open_store
+
+    parser = argparse.ArgumentParser(prog="python -m archive.accuracy", description=__doc__)
+    parser.add_argument("--db", type=Path, default=None, help="the store (lineages built)")
+    parser.add_argument("--write", action="store_true", help=f"write {FIGURES.name}")
+    parser.add_argument("--failures", action="store_true", help="list the rows it gets wrong")
+    args = parser.parse_args(argv)
+    db = open_store(db_path(args.db))
+    rows = read_all()
+    problems = check_truth(db, rows)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
+    figures = measure(db, rows)
+    print(format_table(figures["overall"]))
+    for name, table in figures["files"].items():
+        print(f"\n{name}\n{format_table(table)}")
+    if args.failures:
+        for verdict in verdicts(db, rows):
+            if not verdict.named:
+                row = verdict.row
+                print(
+                    f"{row.where}: {row.kind} {' | '.join(row.olds)} -> {' | '.join(row.news)};"
+                    f" engine {verdict.engine_kind}, linked {verdict.linked}"
+                )
+    if args.write:
+        FIGURES.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
