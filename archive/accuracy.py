@@ -121,6 +121,7 @@ class _Transition:
     lineage: dict[int, int]  # part id -> lineage id, both releases
     links: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # part -> its links
     event_kind: dict[tuple[int, int], str] = field(default_factory=dict)  # (part, lineage)
+    successor: dict[int, int] = field(default_factory=dict)  # old part -> new part, same lineage
 
     @classmethod
     def load(cls, db: Database, old_release: str, new_release: str) -> _Transition:
@@ -146,6 +147,7 @@ class _Transition:
         edges = {
             (pair[old_release], pair[new_release]) for pair in by_lineage.values() if len(pair) == 2
         }
+        step.successor = dict(edges)
         events = db.execute(
             """SELECT old_part_id, new_part_id, lineage_id, kind FROM lineage_events
                WHERE release = ?""",
@@ -164,6 +166,9 @@ class _Transition:
         return step
 
     def kind_of(self, part: int) -> str:
+        """The kind of the event of a part in its own lineage; an old part that continues
+        takes the kind of the new part that continues it."""
+        part = self.successor.get(part, part)
         return self.event_kind.get((part, self.lineage[part]), UNCHANGED)
 
 
