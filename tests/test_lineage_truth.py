@@ -12,7 +12,7 @@ import json
 import pytest
 from sqlite_utils import Database
 
-from archive.accuracy import (
+from lineage.accuracy import (
     ALL,
     FIGURES,
     TRUTH_DIR,
@@ -22,7 +22,7 @@ from archive.accuracy import (
     read_all,
     truth_files,
 )
-from archive.accuracy import check_truth as check
+from lineage.accuracy import check_truth as check
 
 TARGET = 0.98  # issue 10: at least 98% right for every kind of the truth
 
@@ -50,7 +50,7 @@ def test_published_figures_are_measured(full_lineage: Database) -> None:
     print(format_table(figures["overall"]))
     for name, table in figures["files"].items():
         print(f"\n{name}\n{format_table(table)}")
-    assert figures == _published(), f"rerun: python -m archive.accuracy --write ({TRUTH_DIR})"
+    assert figures == _published(), f"rerun: python -m lineage.accuracy --write ({TRUTH_DIR})"
 
 
 def _target_cases() -> list:

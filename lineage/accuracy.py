@@ -27,7 +27,7 @@ old clause in the old clause's lineage.
 A label that occurs twice in one release (six parser defects do so) resolves to the first
 such clause in document order.
 
-`python -m archive.accuracy [--db PATH] [--write]` prints the table per kind and, with
+`python -m lineage.accuracy [--db PATH] [--write]` prints the table per kind and, with
 `--write`, stores the figures in `tests/data/lineage_truth/accuracy.json`, which the test
 recomputes and the site publishes.
 """
@@ -46,7 +46,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.align import ADDED, CHANGE_KINDS, REMOVED, UNCHANGED
+from vocabulary.kinds import ADDED, CHANGE_KINDS, REMOVED, UNCHANGED
 
 TRUTH_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "lineage_truth"
 FIGURES = TRUTH_DIR / "accuracy.json"
@@ -294,7 +294,7 @@ def percent(part: int, whole: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     from archive.store import db_path, open_store
 
-    parser = argparse.ArgumentParser(prog="python -m archive.accuracy", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lineage.accuracy", description=__doc__)
     parser.add_argument("--db", type=Path, default=None, help="the store (lineages built)")
     parser.add_argument("--write", action="store_true", help=f"write {FIGURES.name}")
     parser.add_argument("--failures", action="store_true", help="list the rows it gets wrong")
