@@ -24,8 +24,8 @@ kind. The engine's kind for a row is the kind of the event of its first new clau
 clause's own lineage (`unchanged` when there is none); for a `removed` row, the event of its
 old clause in the old clause's lineage.
 
-A label that occurs twice in one release (six parser defects do so) resolves to the first
-such clause in document order.
+A label must name one clause of its release (`check_truth`); where a parser defect gives two
+clauses one number, the measure would take the first in document order.
 
 `python -m lineage.accuracy [--db PATH] [--write]` prints the table per kind and, with
 `--write`, stores the figures in `tests/data/lineage_truth/accuracy.json`, which the test
@@ -38,7 +38,7 @@ import argparse
 import csv
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +46,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from vocabulary.kinds import ADDED, CHANGE_KINDS, REMOVED, UNCHANGED
+from vocabulary.kinds import ADDED, CHANGE_KINDS, MERGED, REMOVED, SPLIT, UNCHANGED
 
 TRUTH_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "lineage_truth"
 FIGURES = TRUTH_DIR / "accuracy.json"
@@ -196,33 +196,49 @@ def judge(step: _Transition, row: TruthRow) -> Verdict:
 
 
 def check_truth(db: Database, rows: Iterable[TruthRow]) -> list[str]:
-    """Every reason a truth row is malformed, one line each naming file and line."""
+    """Every reason a truth row is malformed, one line each naming file and line.
+
+    A row is well formed when its releases are consecutive (the newer one is aligned with the
+    older one), each label names exactly one clause of its release, its kind is a known kind
+    whose shape it has (`added` has no old clause, `removed` no new one, a split one old and
+    several new clauses, a merge several old and one new), its reason is given, and no clause
+    of the transition is judged in another row.
+    """
     problems = []
-    labels: dict[str, set[str]] = {}
+    counts: dict[str, Counter[str]] = {}
+    previous = dict(db.execute("SELECT release, previous_release FROM lineage_alignments"))
     seen: dict[tuple[str, str, str], str] = {}
 
-    def known(release: str) -> set[str]:
-        if release not in labels:
-            found = db.execute(
-                "SELECT DISTINCT number FROM lineage_members WHERE release = ?", [release]
-            )
-            labels[release] = {label for (label,) in found}
-        return labels[release]
+    def known(release: str) -> Counter[str]:
+        if release not in counts:
+            found = db.execute("SELECT number FROM lineage_members WHERE release = ?", [release])
+            counts[release] = Counter(label for (label,) in found)
+        return counts[release]
 
     for row in rows:
+        if previous.get(row.new_release) != row.old_release:
+            problems.append(f"{row.where}: {row.new_release} does not follow {row.old_release}")
         if row.kind not in CHANGE_KINDS:
             problems.append(f"{row.where}: unknown kind {row.kind!r}")
         if not row.reason:
             problems.append(f"{row.where}: no reason")
         if not row.olds and not row.news:
             problems.append(f"{row.where}: neither an old nor a new clause")
-        if (row.kind == ADDED) != (not row.olds) or (row.kind == REMOVED) != (not row.news):
+        if (
+            (row.kind == ADDED) != (not row.olds)
+            or (row.kind == REMOVED) != (not row.news)
+            or (row.kind == SPLIT and (len(row.olds) != 1 or len(row.news) < 2))
+            or (row.kind == MERGED and (len(row.olds) < 2 or len(row.news) != 1))
+            or (row.kind not in (SPLIT, MERGED) and (len(row.olds) > 1 or len(row.news) > 1))
+        ):
             problems.append(f"{row.where}: {row.kind} with old {row.olds} and new {row.news}")
         sides = (("old", row.old_release, row.olds), ("new", row.new_release, row.news))
         for side, release, names in sides:
             for label in names:
-                if label not in known(release):
-                    problems.append(f"{row.where}: {side} {label!r} is not a clause of {release}")
+                found = known(release)[label]
+                if found != 1:
+                    what = "is not a clause" if not found else f"names {found} clauses"
+                    problems.append(f"{row.where}: {side} {label!r} {what} of {release}")
                 key = (f"{row.old_release}>{row.new_release}", side, label)
                 if key in seen:
                     problems.append(f"{row.where}: {side} {label!r} judged before at {seen[key]}")

@@ -8,6 +8,7 @@ is expected to fail where the engine is not there yet.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
@@ -20,6 +21,7 @@ from lineage.accuracy import (
     measure,
     percent,
     read_all,
+    read_truth,
     truth_files,
 )
 from lineage.accuracy import check_truth as check
@@ -35,6 +37,7 @@ def test_truth_files_exist() -> None:
     names = {path.name for path in truth_files()}
     assert "sample.csv" in names
     assert "2021-06-09_2021-07-12.csv" in names
+    assert "2003-03-15_2003-07-01.csv" in names
 
 
 def test_truth_is_well_formed(full_lineage: Database) -> None:
@@ -42,6 +45,29 @@ def test_truth_is_well_formed(full_lineage: Database) -> None:
     rows = read_all()
     assert rows
     assert check(full_lineage, rows) == []
+
+
+def test_malformed_truth_is_reported(full_lineage: Database, tmp_path: Path) -> None:
+    """The check names file and line for each way a row can be wrong."""
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "old_release,new_release,old,new,kind,reason\n"
+        "2021-06-09,2021-07-12,708,708,renamed,a kind that does not exist\n"
+        "2021-06-09,2021-07-12,,999.9z,added,no such clause\n"
+        "2021-06-09,2021-07-12,100.3,100.3,reworded,\n"
+        "2021-06-09,2021-07-12,100.3,,removed,the same old clause judged twice\n"
+        "2021-06-09,2021-07-12,101.1,101.1 | 101.2,reworded,two new clauses for a pairing\n"
+        "2020-01-22,2021-07-12,100.1,100.1,unchanged,releases that do not follow\n",
+        encoding="utf-8",
+    )
+    problems = check(full_lineage, read_truth(bad))
+    assert [line.split(":")[1] for line in problems] == ["2", "3", "4", "5", "6", "7"]
+    assert "unknown kind 'renamed'" in problems[0]
+    assert "'999.9z' is not a clause of 2021-07-12" in problems[1]
+    assert "no reason" in problems[2]
+    assert "judged before at bad.csv:4" in problems[3]
+    assert "reworded with old" in problems[4]
+    assert "2021-07-12 does not follow 2020-01-22" in problems[5]
 
 
 def test_published_figures_are_measured(full_lineage: Database) -> None:
