@@ -11,7 +11,9 @@ A row is **linked right** when the engine links exactly the same old and new cla
 - the engine's links between two consecutive releases are (a) every old and new clause of the
   same lineage (a continuation, the clause's identity) and (b) every event that names an old
   and a new part without continuing it (a piece split off an old clause, an old clause merged
-  away into a new one);
+  away into a new one); between two releases with others captured between them, a link is a
+  path of such links through every release between (the truth names two texts; the archive
+  may gain releases between them after the truth was written);
 - `added` (no old label): no link touches the new clause;
 - `removed` (no new label): no link touches the old clause;
 - any other row (a pairing, a split, a merge): the links that touch any clause of the row are
@@ -22,7 +24,8 @@ A row is **linked right** when the engine links exactly the same old and new cla
 A row is **named right** when it is linked right and the engine's kind for it is the truth's
 kind. The engine's kind for a row is the kind of the event of its first new clause in that
 clause's own lineage (`unchanged` when there is none); for a `removed` row, the event of its
-old clause in the old clause's lineage.
+old clause in the old clause's lineage. Over several alignments the kinds of the lineage's
+steps are composed (`compose`).
 
 A label must name one clause of its release (`check_truth`); where a parser defect gives two
 clauses one number, the measure would take the first in document order.
@@ -46,7 +49,19 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from vocabulary.kinds import ADDED, CHANGE_KINDS, MERGED, REMOVED, SPLIT, UNCHANGED
+from vocabulary.kinds import (
+    ADDED,
+    CHANGE_KINDS,
+    FORMATTING,
+    MERGED,
+    REFERENCE,
+    REMOVED,
+    RENUMBERED,
+    RENUMBERED_REWORDED,
+    REWORDED,
+    SPLIT,
+    UNCHANGED,
+)
 
 TRUTH_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "lineage_truth"
 FIGURES = TRUTH_DIR / "accuracy.json"
@@ -112,64 +127,122 @@ def read_all(folder: Path = TRUTH_DIR) -> list[TruthRow]:
     return [row for path in truth_files(folder) for row in read_truth(path)]
 
 
+def chain_between(previous: dict[str, str | None], old_release: str, new_release: str) -> list[str]:
+    """The releases from `old_release` to `new_release`, each aligned with the one before.
+
+    A truth file names two releases; releases captured later may sit between them, so the
+    engine's answer for the pair is the composition of its consecutive alignments.
+    """
+    chain = [new_release]
+    while chain[-1] != old_release:
+        before = previous.get(chain[-1])
+        if before is None or before < old_release:  # ISO dates compare as text
+            raise ValueError(f"{new_release} is not aligned back to {old_release} in this store")
+        chain.append(before)
+    return chain[::-1]
+
+
+STRUCTURAL = (SPLIT, MERGED, ADDED, REMOVED)  # a lineage that starts, ends, splits or merges
+
+
+def compose(kinds: list[str], renumbered: bool) -> str:
+    """One kind for several consecutive steps of a lineage (one step: its own kind).
+
+    A split, merge, start or end anywhere is the kind; otherwise any change of words makes it
+    reworded (renumbered+reworded if the two ends have different numbers), then a different
+    number makes it renumbered, then reference, then formatting.
+
+    >>> print(compose(["reworded", "unchanged"], renumbered=True))
+    renumbered+reworded
+    >>> print(compose(["added", "reworded"], renumbered=False))
+    added
+    >>> print(compose(["formatting", "reference"], renumbered=False))
+    reference
+    """
+    if len(kinds) == 1:
+        return kinds[0]
+    for kind in kinds:
+        if kind in STRUCTURAL:
+            return kind
+    if any(kind in (REWORDED, RENUMBERED_REWORDED) for kind in kinds):
+        return RENUMBERED_REWORDED if renumbered else REWORDED
+    if renumbered:
+        return RENUMBERED
+    for kind in (REFERENCE, FORMATTING):
+        if kind in kinds:
+            return kind
+    return UNCHANGED
+
+
 @dataclass
 class _Transition:
-    """The engine's links between one release and the release before it."""
+    """The engine's links from one release to a later one, composed along the alignments."""
 
+    chain: list[str]
     old_parts: dict[str, int]  # label -> part id (first in document order)
     new_parts: dict[str, int]
-    lineage: dict[int, int]  # part id -> lineage id, both releases
+    lineage: dict[int, int]  # part id -> lineage id, every release of the chain
+    member: dict[tuple[int, str], int] = field(default_factory=dict)  # (lineage, release)
     links: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # part -> its links
-    event_kind: dict[tuple[int, int], str] = field(default_factory=dict)  # (part, lineage)
-    successor: dict[int, int] = field(default_factory=dict)  # old part -> new part, same lineage
+    step_kind: dict[tuple[str, int], str] = field(default_factory=dict)  # (release, lineage)
+    label: dict[int, str] = field(default_factory=dict)  # part id -> label
 
     @classmethod
     def load(cls, db: Database, old_release: str, new_release: str) -> _Transition:
-        aligned = db.execute(
-            "SELECT previous_release FROM lineage_alignments WHERE release = ?", [new_release]
-        ).fetchone()
-        if aligned is None or aligned[0] != old_release:
-            raise ValueError(f"{new_release} is not aligned with {old_release} in this store")
-        parts: dict[str, dict[str, int]] = {old_release: {}, new_release: {}}
-        lineage: dict[int, int] = {}
+        previous = dict(db.execute("SELECT release, previous_release FROM lineage_alignments"))
+        chain = chain_between(previous, old_release, new_release)
+        marks = ", ".join("?" for _ in chain)
         members = db.execute(
-            """SELECT lineage_members.release, lineage_members.number, part_id, lineage_id
-               FROM lineage_members JOIN parts ON parts.id = part_id
-               WHERE release IN (?, ?) ORDER BY parts.position""",
-            [old_release, new_release],
+            f"""SELECT lineage_members.release, lineage_members.number, part_id, lineage_id
+                FROM lineage_members JOIN parts ON parts.id = part_id
+                WHERE release IN ({marks}) ORDER BY parts.position""",
+            chain,
         )
-        by_lineage: dict[int, dict[str, int]] = defaultdict(dict)
+        parts: dict[str, dict[str, int]] = defaultdict(dict)
+        step = cls(chain, {}, {}, {})
         for release, label, part_id, lineage_id in members:
             parts[release].setdefault(label, part_id)
-            lineage[part_id] = lineage_id
-            by_lineage[lineage_id][release] = part_id
-        step = cls(parts[old_release], parts[new_release], lineage)
-        edges = {
-            (pair[old_release], pair[new_release]) for pair in by_lineage.values() if len(pair) == 2
-        }
-        step.successor = dict(edges)
-        events = db.execute(
-            """SELECT old_part_id, new_part_id, lineage_id, kind FROM lineage_events
-               WHERE release = ?""",
-            [new_release],
-        )
-        for old_part, new_part, lineage_id, kind in events:
-            if old_part is not None and new_part is not None:
-                edges.add((old_part, new_part))
-            if new_part is not None and lineage.get(new_part) == lineage_id:
-                step.event_kind[(new_part, lineage_id)] = kind
-            elif old_part is not None and lineage.get(old_part) == lineage_id:
-                step.event_kind[(old_part, lineage_id)] = kind
-        for edge in edges:
-            for part in edge:
-                step.links.setdefault(part, set()).add(edge)
+            step.lineage[part_id] = lineage_id
+            step.member[(lineage_id, release)] = part_id
+            step.label[part_id] = label
+        step.old_parts, step.new_parts = parts[old_release], parts[new_release]
+        reach: dict[int, set[int]] = {part: {part} for part in step.old_parts.values()}
+        for before, after in zip(chain, chain[1:], strict=False):
+            onward: dict[int, set[int]] = defaultdict(set)
+            for (lineage_id, release), part in step.member.items():
+                if release == before and (lineage_id, after) in step.member:
+                    onward[part].add(step.member[(lineage_id, after)])
+            events = db.execute(
+                "SELECT old_part_id, new_part_id, lineage_id, kind FROM lineage_events"
+                " WHERE release = ?",
+                [after],
+            )
+            for old_part, new_part, lineage_id, kind in events:
+                if old_part is not None and new_part is not None:
+                    onward[old_part].add(new_part)
+                if lineage_id in (step.lineage.get(new_part), step.lineage.get(old_part)):
+                    step.step_kind[(after, lineage_id)] = kind  # its own event, or its end
+            reach = {
+                start: set().union(*(onward.get(part, set()) for part in ends))
+                for start, ends in reach.items()
+            }
+        for start, ends in reach.items():
+            for end in ends:
+                for part in (start, end):
+                    step.links.setdefault(part, set()).add((start, end))
         return step
 
-    def kind_of(self, part: int) -> str:
-        """The kind of the event of a part in its own lineage; an old part that continues
-        takes the kind of the new part that continues it."""
-        part = self.successor.get(part, part)
-        return self.event_kind.get((part, self.lineage[part]), UNCHANGED)
+    def kind_of(self, part: int, other: int | None) -> str:
+        """The engine's kind for a part's lineage over the chain (`other`: the part at the far
+        end of the row, to tell whether the number changed)."""
+        lineage_id = self.lineage[part]
+        kinds = []
+        for before, after in zip(self.chain, self.chain[1:], strict=False):
+            here = (lineage_id, before) in self.member, (lineage_id, after) in self.member
+            if any(here):
+                kinds.append(self.step_kind.get((after, lineage_id), UNCHANGED))
+        renumbered = other is not None and self.label[part] != self.label[other]
+        return compose(kinds, renumbered) if kinds else UNCHANGED
 
 
 @dataclass(frozen=True)
@@ -191,18 +264,21 @@ def judge(step: _Transition, row: TruthRow) -> Verdict:
     linked = touched == expected
     if olds and news:
         linked = linked and step.lineage[olds[0]] == step.lineage[news[0]]
-    engine_kind = step.kind_of(news[0] if news else olds[0])
+    if news:
+        engine_kind = step.kind_of(news[0], olds[0] if olds else None)
+    else:
+        engine_kind = step.kind_of(olds[0], None)
     return Verdict(row, linked, linked and engine_kind == row.kind, engine_kind)
 
 
 def check_truth(db: Database, rows: Iterable[TruthRow]) -> list[str]:
     """Every reason a truth row is malformed, one line each naming file and line.
 
-    A row is well formed when its releases are consecutive (the newer one is aligned with the
-    older one), each label names exactly one clause of its release, its kind is a known kind
-    whose shape it has (`added` has no old clause, `removed` no new one, a split one old and
-    several new clauses, a merge several old and one new), its reason is given, and no clause
-    of the transition is judged in another row.
+    A row is well formed when its newer release is aligned back to its older one (through
+    any releases between), each label names exactly one clause of its release, its kind is a
+    known kind whose shape it has (`added` has no old clause, `removed` no new one, a split one
+    old and several new clauses, a merge several old and one new), its reason is given, and no
+    clause of the transition is judged in another row.
     """
     problems = []
     counts: dict[str, Counter[str]] = {}
@@ -216,7 +292,9 @@ def check_truth(db: Database, rows: Iterable[TruthRow]) -> list[str]:
         return counts[release]
 
     for row in rows:
-        if previous.get(row.new_release) != row.old_release:
+        try:
+            chain_between(previous, row.old_release, row.new_release)
+        except ValueError:
             problems.append(f"{row.where}: {row.new_release} does not follow {row.old_release}")
         if row.kind not in CHANGE_KINDS:
             problems.append(f"{row.where}: unknown kind {row.kind!r}")

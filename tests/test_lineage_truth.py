@@ -57,7 +57,7 @@ def test_malformed_truth_is_reported(full_lineage: Database, tmp_path: Path) -> 
         "2021-06-09,2021-07-12,100.3,100.3,reworded,\n"
         "2021-06-09,2021-07-12,100.3,,removed,the same old clause judged twice\n"
         "2021-06-09,2021-07-12,101.1,101.1 | 101.2,reworded,two new clauses for a pairing\n"
-        "2020-01-22,2021-07-12,100.1,100.1,unchanged,releases that do not follow\n",
+        "2021-07-12,2021-06-09,100.1,100.1,unchanged,releases in the wrong order\n",
         encoding="utf-8",
     )
     problems = check(full_lineage, read_truth(bad))
@@ -67,7 +67,7 @@ def test_malformed_truth_is_reported(full_lineage: Database, tmp_path: Path) -> 
     assert "no reason" in problems[2]
     assert "judged before at bad.csv:4" in problems[3]
     assert "reworded with old" in problems[4]
-    assert "2021-07-12 does not follow 2020-01-22" in problems[5]
+    assert "2021-06-09 does not follow 2021-07-12" in problems[5]
 
 
 def test_published_figures_are_measured(full_lineage: Database) -> None:
