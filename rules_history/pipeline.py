@@ -13,9 +13,12 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.explanations import store_explanations
 from archive.ingest import IngestReport, ingest_captures
 from archive.lineage import build_lineage
+from archive.release_names import store_release_names
 from archive.witnesses import store_witnesses
+from crawler.bulletin_captures import bulletin_articles
 from crawler.witness_captures import witness_documents
 
 
@@ -24,13 +27,21 @@ class UpdateReport:
     releases: IngestReport
     witnesses: dict[str, Any] = field(default_factory=dict)
     lineage: dict[str, Any] = field(default_factory=dict)
+    names: int = 0
+    explanations: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> list[tuple[str, str]]:
         return self.releases.failed
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.releases.__dict__, "witnesses": self.witnesses, "lineage": self.lineage}
+        return {
+            **self.releases.__dict__,
+            "witnesses": self.witnesses,
+            "lineage": self.lineage,
+            "names": self.names,
+            "explanations": self.explanations,
+        }
 
 
 def ingest_witnesses(db: Database, captures_dir: Path) -> dict[str, Any]:
@@ -46,9 +57,20 @@ def update_store(
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items,
 ) -> UpdateReport:
     """Ingest new captures, then the witnesses (checked against those releases), then align
-    whatever releases are new or stale."""
+    whatever releases are new or stale, then name the releases and match the official
+    explanations to the changes."""
     report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
     report.witnesses = ingest_witnesses(db, captures_dir)
     report.releases.failed.extend(report.witnesses.pop("failed"))
     report.lineage = build_lineage(db)
+    report.names = store_release_names(db)
+    report.explanations = ingest_explanations(db, captures_dir)
+    report.releases.failed.extend(report.explanations.pop("failed"))
     return report
+
+
+def ingest_explanations(db: Database, captures_dir: Path) -> dict[str, Any]:
+    """Parse the folder's official change articles and match their entries to our changes
+    (after the lineages: matches follow them)."""
+    articles, failed = bulletin_articles(captures_dir)
+    return {**store_explanations(db, articles), "failed": failed}
