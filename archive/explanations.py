@@ -4,7 +4,7 @@ to the change it explains.
 An article accompanies one release. Its entries list rule numbers (sometimes the numbers of
 a draft, sometimes a typo), glossary terms, or a topic ("Cleave"). Each entry is matched
 against our changes between that release and the one before (the lineage events of the
-release, the same changes `archive.compare.diff_releases` lists for two neighbours):
+release, the same changes `lineage.compare.diff_releases` lists for two neighbours):
 
 1. by number: a change whose old or new number is the listed one (`number`);
 2. by its subrules, when the heading says so ("123 (and its subrules)") or when the listed
@@ -38,6 +38,7 @@ from sqlite_utils import Database
 
 from archive.normalise import normalise
 from archive.witnesses import comparison_form
+from vocabulary.numbers import is_under
 
 MATCHED = "matched"
 LISTED_UNCHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
@@ -125,9 +126,7 @@ def _key(label: str) -> str:
 
 
 def _under(number: str, prefix: str) -> bool:
-    from archive.compare import under
-
-    return number != prefix and number[:1].isdigit() and under(number, prefix)
+    return number != prefix and number[:1].isdigit() and is_under(number, prefix)
 
 
 def match_entry(entry: Any, release: _Release) -> tuple[list[tuple[_Change, str, str]], str]:

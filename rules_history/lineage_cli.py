@@ -13,9 +13,9 @@ from rules_history.options import db_option, json_option, print_json, reports_er
 
 
 def _store(db_file: str | None) -> Database:
-    from archive.lineage import build_lineage
     from archive.manifest import CAPTURES_DIR
     from archive.store import open_store
+    from lineage.store import build_lineage
     from rules_history.pipeline import ingest_explanations
 
     db = open_store(db_file)
@@ -57,8 +57,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     504.2@2008-03-17 (no date: the newest release); the history goes backwards and
     forwards across renumbering, splits and merges."""
     from archive.explanations import annotate_trace, one_line
-    from archive.trace import split_rule_at
-    from archive.trace import trace as trace_rule
+    from lineage.trace import split_rule_at
+    from lineage.trace import trace as trace_rule
 
     number, when = split_rule_at(rule)
     db = _store(db_file)
@@ -68,7 +68,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         return
     now = result["current_number"] or "gone"
     click.echo(
-        f"{result['rule']} ({_label(db, result['release'])}) is {now} in"
+        f"{result['rule']} of {_label(db, result['release'])} is {now} in"
         f" {_label(db, result['newest_release'])}"
     )
     for entry in result["entries"]:
@@ -95,8 +95,8 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
     """Compare release OLD with release NEW (dates or set codes or names, such as ONS and M10;
     any two, not only neighbours). Each change shows the official explanation of it, where
     a Comprehensive Rules changes article gives one."""
-    from archive.compare import diff_releases
     from archive.explanations import annotate_diff, one_line
+    from lineage.compare import diff_releases
 
     db = _store(db_file)
     result = annotate_diff(db, diff_releases(db, old, new, rule_prefix))
@@ -126,7 +126,7 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
 def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """For each clause of RELEASE (a date, set code or name), the release its wording dates
     from."""
-    from archive.blame import blame as blame_release
+    from lineage.blame import blame as blame_release
 
     rows: list[dict[str, Any]] = blame_release(_store(db_file), release, rule_prefix)
     if as_json:

@@ -15,11 +15,11 @@ from sqlite_utils import Database
 
 from archive.explanations import store_explanations
 from archive.ingest import IngestReport, ingest_captures
-from archive.lineage import build_lineage
 from archive.release_names import store_release_names
 from archive.witnesses import store_witnesses
 from crawler.bulletin_captures import bulletin_articles
 from crawler.witness_captures import witness_documents
+from lineage.store import build_lineage
 
 
 @dataclass
