@@ -13,7 +13,8 @@ release, the same changes `lineage.compare.diff_releases` lists for two neighbou
    (`term`).
 
 An entry that matches nothing is a finding, stored and shown as such, with the reason: the
-number is in the release but our diff has no change to it (`listed-unchanged`), or the
+number is in the release but our diff has no change to it (`listed-unchanged`; or
+`example-changed` when only its examples changed, which lineages leave out), or the
 release has no such number at all (`not-in-release`, a draft number or a typo), or no
 glossary entry or rule has the term (`term-not-found`). Phrases the explanation quotes are
 looked up in the old and new wording of what it matched (`quoted` keeps each with where it
@@ -41,8 +42,9 @@ from archive.witnesses import comparison_form
 from vocabulary.numbers import is_under
 
 MATCHED = "matched"
-LISTED_UNCHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
+LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
+    "example-changed",
     "not-in-release",
     "term-not-found",
 )
@@ -69,6 +71,7 @@ class ArticleInfo:
 
 @dataclass
 class _Change:
+    release: str
     lineage: int
     kind: str
     labels: list[str]
@@ -85,6 +88,7 @@ class _Release:
     changes: list[_Change] = field(default_factory=list)
     by_label: dict[str, list[_Change]] = field(default_factory=dict)
     numbers: set[str] = field(default_factory=set)
+    examples_changed: set[str] = field(default_factory=set)  # rules whose examples changed
 
     @classmethod
     def load(cls, db: Database, release: str) -> _Release:
@@ -103,7 +107,7 @@ class _Release:
             [release],
         ):
             labels = list(dict.fromkeys(json.loads(old) + json.loads(new)))
-            change = _Change(lineage, kind, labels, old_text or "", new_text or "")
+            change = _Change(release, lineage, kind, labels, old_text or "", new_text or "")
             loaded.changes.append(change)
             for label in labels:
                 loaded.by_label.setdefault(_key(label), []).append(change)
@@ -114,7 +118,23 @@ class _Release:
                 [release],
             )
         }
+        loaded.examples_changed = _examples_changed(db, previous, release)
         return loaded
+
+
+def _examples_changed(db: Database, previous: str | None, release: str) -> set[str]:
+    """Rules whose examples differ between the two releases (lineages leave examples out)."""
+    if previous is None:
+        return set()
+    examples: dict[str, dict[str, list[str]]] = {previous: {}, release: {}}
+    for day, parent, text in db.execute(
+        """SELECT release, parent, text FROM clauses WHERE release IN (?, ?)
+           AND kind = 'example' AND parent IS NOT NULL ORDER BY position""",
+        [previous, release],
+    ):
+        examples[day].setdefault(parent, []).append(comparison_form(text))
+    before, after = examples[previous], examples[release]
+    return {rule for rule in before.keys() | after.keys() if before.get(rule) != after.get(rule)}
 
 
 def _key(label: str) -> str:
@@ -129,9 +149,17 @@ def _under(number: str, prefix: str) -> bool:
     return number != prefix and number[:1].isdigit() and is_under(number, prefix)
 
 
-def match_entry(entry: Any, release: _Release) -> tuple[list[tuple[_Change, str, str]], str]:
+def match_entry(
+    entry: Any, release: _Release, earlier: _Release | None = None
+) -> tuple[list[tuple[_Change, str, str]], str]:
     """The changes an entry explains, each with its label and how it matched; and the
-    finding ('' when something matched)."""
+    finding ('' when something matched).
+
+    With `earlier` (the release before), a listed number that did not change in `release`
+    but did in `earlier` matches there (`number-earlier`): an article sometimes explains a
+    change that a small release in between already carried (Ixalan's 120.2a came with the
+    Commander 2017 release).
+    """
     found: list[tuple[_Change, str, str]] = []
     missing: list[str] = []
     for number in entry.numbers:
@@ -148,6 +176,8 @@ def match_entry(entry: Any, release: _Release) -> tuple[list[tuple[_Change, str,
             found.extend(exact)
         elif below and len(below) <= SUBRULE_FALLBACK_LIMIT or below and entry.subrules:
             found.extend(below)
+        elif earlier and number in release.numbers and earlier.by_label.get(number):
+            found.extend((c, number, "number-earlier") for c in earlier.by_label[number])
         else:
             missing.append(number)
     for term in entry.terms:
@@ -175,6 +205,11 @@ def _finding(entry: Any, missing: list[str], release: _Release) -> str:
             reasons.append(
                 f"{TERM_NOT_FOUND}: no change in {release.date} to a glossary "
                 f"entry or rule named {item!r}"
+            )
+        elif item in release.examples_changed:
+            reasons.append(
+                f"{EXAMPLE_CHANGED}: the words of {item} did not change from "
+                f"{release.previous}, its examples did (our diff compares words)"
             )
         elif item in release.numbers:
             reasons.append(
@@ -253,6 +288,9 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
         for info, bulletin in articles:
             release, basis = choose_release(db, info, bulletin.entries, cache)
             loaded = cache.setdefault(release, _Release.load(db, release)) if release else None
+            earlier = None
+            if loaded and loaded.previous:
+                earlier = cache.setdefault(loaded.previous, _Release.load(db, loaded.previous))
             bulletin_id = db.conn.execute(
                 """INSERT INTO bulletins (sha256, file, title, publish_date, set_code, set_name,
                    url, release, previous_release, release_basis, entries)
@@ -273,14 +311,19 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
             ).lastrowid
             counts["articles"] += 1
             for entry in bulletin.entries:
-                _store_entry(db, int(bulletin_id or 0), entry, loaded, counts)
+                _store_entry(db, int(bulletin_id or 0), entry, loaded, earlier, counts)
     return counts
 
 
 def _store_entry(
-    db: Database, bulletin_id: int, entry: Any, release: _Release | None, counts: dict[str, int]
+    db: Database,
+    bulletin_id: int,
+    entry: Any,
+    release: _Release | None,
+    earlier: _Release | None,
+    counts: dict[str, int],
 ) -> None:
-    matches, finding = match_entry(entry, release) if release else ([], "no release")
+    matches, finding = match_entry(entry, release, earlier) if release else ([], "no release")
     status = MATCHED if matches else "finding"
     quoted = quoted_where(entry.quoted, [change for change, _l, _h in matches])
     entry_id = db.conn.execute(
@@ -304,7 +347,7 @@ def _store_entry(
     db.conn.executemany(
         """INSERT OR IGNORE INTO explanation_links (explanation_id, lineage_id, release, label,
            matched_by) VALUES (?, ?, ?, ?, ?)""",
-        [(entry_id, c.lineage, release.date, label, how) for c, label, how in matches]
+        [(entry_id, c.lineage, c.release, label, how) for c, label, how in matches]
         if release
         else [],
     )

@@ -18,6 +18,7 @@ _META = re.compile(r'^\[_metadata_:(\w+)\]:-\s*"(.*)"\s*$')
 _ATX = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 _BOLD = re.compile(r"^\*\*(.+?)\*\*\s*$")
 _UNDERLINE = re.compile(r"^(-{3,}|={3,})\s*$")
+_BULLET = re.compile(r"^[*+-]\s+")
 _FOOTER = re.compile(r"^\[(Introduction|Oracle Changes)\]")
 _NUMBER = re.compile(r"\b(\d{3})(?:\.(\d+)([a-z])?)?(?![\d.]*\d)")
 _LETTERS_AFTER = re.compile(r"^\s*(?:[–—-]|/|,\s*and|,|and|&)\s*([a-z])\b")
@@ -31,7 +32,8 @@ _GLOSSARY_LEAD = re.compile(
     re.IGNORECASE,
 )
 _GLOSSARY_TAIL = re.compile(
-    r"\s+(?:to the defined terms.*|is the only addition.*|becomes .*)$", re.IGNORECASE
+    r"\s+(?:to the defined terms.*|is the only addition.*|becomes .*|(?:is |are )?now\b.*)$",
+    re.IGNORECASE,
 )
 # Headings of the articles' own frame, never a rule or a term.
 FRAME_HEADINGS = {
@@ -139,6 +141,9 @@ def _sections(lines: list[str]) -> list[tuple[str, list[str]]]:
             sections.append(current)
         elif not stripped:
             flush()
+        elif _BULLET.match(stripped):  # each item of a list is a paragraph of its own
+            flush()
+            paragraph.append(_BULLET.sub("", stripped))
         else:
             paragraph.append(stripped)
     flush()
@@ -209,6 +214,8 @@ def glossary_terms(paragraph: str) -> list[str]:
     ['Explore']
     >>> glossary_terms("Boast, foretell, Gold token (oops), Shard token")
     ['Boast', 'foretell', 'Gold token', 'Shard token']
+    >>> glossary_terms('Object now includes "an emblem" in its definition.')
+    ['Object']
     """
     text = re.sub(r"\([^)]*\)", "", paragraph).strip().rstrip(".")
     text = _GLOSSARY_TAIL.sub("", _GLOSSARY_LEAD.sub("", text))
