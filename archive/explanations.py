@@ -390,6 +390,13 @@ def explanations_between(
     return found
 
 
+def all_explanations(db: Database) -> list[dict[str, Any]]:
+    """Every explanation attached to a change (the site reads them once per build)."""
+    if "explanation_links" not in db.table_names():
+        return []
+    return [_as_dict(row) for row in db.execute(f"{_SELECT} ORDER BY l.release, x.position")]
+
+
 def explanations_for(db: Database, lineages: list[int]) -> list[dict[str, Any]]:
     """The explanations of any change of these lineages (for `trace` and history pages)."""
     if not lineages or "explanation_links" not in db.table_names():

@@ -6,6 +6,7 @@ from typing import Any
 
 from renderer.changes import Change, changes, counts
 from renderer.context import Site
+from renderer.explained import explained, unmatched
 from renderer.fulltext import fulltext_html
 from renderer.queries import part_texts, release_parts
 from renderer.writer import context_key
@@ -71,13 +72,15 @@ def _release_page(
 
 
 def _diff_page(site: Site, old: dict[str, Any], new: dict[str, Any], found: list[Change]) -> None:
-    key = context_key([old["sha256"], new["sha256"], [c.__dict__ for c in found]])
+    notes = [explained(site, c.new_part or c.old_part, new["date"]) for c in found]
+    findings = unmatched(site, new["date"])
+    key = context_key([old["sha256"], new["sha256"], [c.__dict__ for c in found], notes, findings])
 
     def context() -> dict[str, Any]:
         wanted = {p for c in found for p in (c.old_part, c.new_part) if p}
         text = part_texts(site.db, wanted)
         groups: dict[str, list[dict[str, Any]]] = {}
-        for c in found:
+        for c, note in zip(found, notes, strict=True):
             before, after = text.get(c.old_part or 0), text.get(c.new_part or 0)
             item = {
                 "anchor": c.anchor,
@@ -88,6 +91,7 @@ def _diff_page(site: Site, old: dict[str, Any], new: dict[str, Any], found: list
                 else None,
                 "text": after or before,
                 "history": site.history_urls.get(c.new_part or c.old_part or 0),
+                "explained": note,
             }
             groups.setdefault(c.kind, []).append(item)
         order: list[str] = [
@@ -112,6 +116,7 @@ def _diff_page(site: Site, old: dict[str, Any], new: dict[str, Any], found: list
             "new": new["date"],
             "counts": counts(found),
             "groups": [(k, groups[k]) for k in order],
+            "findings": findings,
         }
 
     site.lazy_page(f"diff/{old['date']}/{new['date']}/index.html", "diff.html", context, key)
