@@ -56,24 +56,21 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     RULE[@DATE] names the clause by its number in the release in force on DATE, such as
     504.2@2008-03-17 (no date: the newest release); the history goes backwards and
     forwards across renumbering, splits and merges."""
-    from archive.explanations import annotate_trace, one_line
+    from archive.explanations import one_line
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
 
     number, when = split_rule_at(rule)
     db = _store(db_file)
-    result = annotate_trace(db, trace_rule(db, number, when))
+    result = trace_rule(db, number, when)
     if as_json:
         print_json(result)
         return
     now = result["current_number"] or "gone"
-    click.echo(
-        f"{result['rule']} of {_label(db, result['release'])} is {now} in"
-        f" {_label(db, result['newest_release'])}"
-    )
+    click.echo(f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}")
     for entry in result["entries"]:
         moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
-        click.echo(f"{_label(db, entry['release'])}  {entry['kind']:<20} {moved}")
+        click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
         click.echo(f"    {(entry['text'] or '').replace(chr(10), ' ')}")
         for item in entry["explanations"]:
             click.echo(f"    explained: {one_line(item)}")
