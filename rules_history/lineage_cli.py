@@ -91,18 +91,25 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """Compare release OLD with release NEW (dates or set codes or names, such as ONS and M10;
     any two, not only neighbours). Each change shows the official explanation of it, where
-    a Comprehensive Rules changes article gives one."""
+    a Comprehensive Rules changes article gives one.
+
+    When a release the archive lacks lies between the two (a gap of the catalogue), the
+    output says so: a `note:` line, and `gaps` in JSON."""
     from archive.explanations import annotate_diff, one_line
+    from archive.gaps import gap_notice, gaps_between
     from lineage.compare import diff_releases
 
     db = _store(db_file)
     result = annotate_diff(db, diff_releases(db, old, new, rule_prefix))
+    result["gaps"] = gaps_between(db, result["old"], result["new"])
     if as_json:
         print_json(result)
         return
     counts = ", ".join(f"{kind} {count}" for kind, count in result["summary"].items())
     old_label, new_label = _label(db, result["old"]), _label(db, result["new"])
     click.echo(f"{old_label} -> {new_label}: {counts or 'no clauses'}")
+    for gap in result["gaps"]:
+        click.echo(f"note: {gap_notice(gap)}")
     for change in result["changes"]:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
         click.echo(f"\n{change['kind']}: {moved}")
