@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import make_captures_dir
 
 from archive.ingest import ingest_captures
 from archive.manifest import CAPTURES_DIR
@@ -15,7 +16,6 @@ from archive.store import open_store
 from lineage.store import build_lineage
 from renderer.build import build_site
 from rules_history.pipeline import ingest_explanations
-from tests.conftest import make_captures_dir
 
 PAIR = ("2021-06-09", "2021-07-12")
 
