@@ -23,7 +23,9 @@ _FOOTER = re.compile(r"^\[(Introduction|Oracle Changes)\]")
 _NUMBER = re.compile(r"\b(\d{3})(?:\.(\d+)([a-z])?)?(?![\d.]*\d)")
 _LETTERS_AFTER = re.compile(r"^\s*(?:[–—-]|/|,\s*and|,|and|&)\s*([a-z])\b")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_QUOTED = re.compile(r"[\"“]([^\"“”]{12,300})[\"”]")
+# A phrase in quotation marks within one paragraph: curly pairs, or straight ones counted
+# from the paragraph's start (so an odd mark cannot pair the end of one quote with the next).
+_QUOTED = re.compile(r"“([^“”\n]{8,200})”|\"([^\"\n]{8,200})\"")
 _TOPIC_NUMBERING = re.compile(r"^\d+[A-Z]?\)\s*")
 _GLOSSARY = re.compile(r"\bglossary\b", re.IGNORECASE)
 _GLOSSARY_LEAD = re.compile(
@@ -155,7 +157,12 @@ def _entry(heading: str, paragraphs: list[str], position: int) -> BulletinEntry 
     if clean.casefold() in FRAME_HEADINGS or not clean:
         return None
     explanation = "\n\n".join(_plain(p) for p in paragraphs if _plain(p))
-    quoted = [q.strip() for q in _QUOTED.findall(explanation)]
+    quoted = [
+        (curly or straight).strip()
+        for paragraph in explanation.split("\n\n")
+        if paragraph.count('"') % 2 == 0
+        for curly, straight in _QUOTED.findall(paragraph)
+    ]
     if _GLOSSARY.search(clean) and not _NUMBER.search(clean):
         terms = [term for p in paragraphs for term in glossary_terms(_plain(p))]
         return BulletinEntry(position, clean, "glossary", terms=terms, explanation=explanation)
