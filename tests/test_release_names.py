@@ -132,3 +132,20 @@ def test_an_unknown_name_is_one_line_with_near_matches(named_store: str) -> None
 def test_a_code_naming_two_releases_asks_for_the_date(named_store: str) -> None:
     code, _, err = run("show", "504.2", "--as-of", "IKO", store=named_store)
     assert code == 1 and "2020-04-17" in err and "2020-06-01" in err
+
+
+def test_every_vensersjournal_code_is_in_the_vendored_file() -> None:
+    vendored = RELEASE_NAMES.parent / "release-set-codes.csv"
+    files = {
+        (row["date"], row["set_code"], row["vensersjournal_file"])
+        for row in csv.DictReader(vendored.open(encoding="utf-8"))
+    }
+    cited = 0
+    for row in ROWS.values():
+        if "VensersJournal" in row.code_source:
+            cited += 1
+            assert any(
+                (row.date, row.set_code) == (day, code) and name in row.code_source
+                for day, code, name in files
+            ), row
+    assert cited == len({day for day, _code, _file in files})  # every date it labels
