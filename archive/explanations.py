@@ -50,6 +50,8 @@ LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
 )
 # Articles come out a week or two either side of their release (Unfinity's ten days after).
 RELEASE_WINDOW_DAYS = 45
+# A keyword rule's text is its keyword ("Cleave"); longer texts are never a topic's name.
+TERM_TEXT_LIMIT = 60
 # A heading like "123 (and its subrules)" names a section whose rules changed wholesale.
 SUBRULE_FALLBACK_LIMIT = 40
 
@@ -77,6 +79,7 @@ class _Change:
     labels: list[str]
     old_text: str
     new_text: str
+    term: str = ""  # a keyword rule's whole text ("Cleave"), folded, for matching topics
 
 
 @dataclass
@@ -108,6 +111,8 @@ class _Release:
         ):
             labels = list(dict.fromkeys(json.loads(old) + json.loads(new)))
             change = _Change(release, lineage, kind, labels, old_text or "", new_text or "")
+            if len(change.new_text) <= TERM_TEXT_LIMIT and labels[0][:1].isdigit():
+                change.term = _key(change.new_text)
             loaded.changes.append(change)
             for label in labels:
                 loaded.by_label.setdefault(_key(label), []).append(change)
@@ -123,18 +128,29 @@ class _Release:
 
 
 def _examples_changed(db: Database, previous: str | None, release: str) -> set[str]:
-    """Rules whose examples differ between the two releases (lineages leave examples out)."""
+    """Rules whose examples differ between the two releases (lineages leave examples out),
+    compared by their typography-folded form."""
     if previous is None:
         return set()
     examples: dict[str, dict[str, list[str]]] = {previous: {}, release: {}}
-    for day, parent, text in db.execute(
-        """SELECT release, parent, text FROM clauses WHERE release IN (?, ?)
-           AND kind = 'example' AND parent IS NOT NULL ORDER BY position""",
+    for day, parent, folded in db.execute(
+        """SELECT r.date, p.parent, v.normalised_hash FROM releases r
+           JOIN parts p ON p.capture_id = r.capture_id
+           JOIN clause_versions v ON v.hash = p.version_hash
+           WHERE r.date IN (?, ?) AND p.kind = 'example' AND p.parent IS NOT NULL
+           ORDER BY p.position""",
         [previous, release],
     ):
-        examples[day].setdefault(parent, []).append(comparison_form(text))
+        examples[day].setdefault(parent, []).append(folded)
     before, after = examples[previous], examples[release]
     return {rule for rule in before.keys() | after.keys() if before.get(rule) != after.get(rule)}
+
+
+def _cached(db: Database, cache: dict[str, _Release], release: str) -> _Release:
+    """A release's changes, loaded once per run."""
+    if release not in cache:
+        cache[release] = _Release.load(db, release)
+    return cache[release]
 
 
 def _key(label: str) -> str:
@@ -183,11 +199,7 @@ def match_entry(
     for term in entry.terms:
         hits = [(c, term, "term") for c in release.by_label.get(_key(term), [])]
         if entry.kind == "topic":  # "Cleave": the keyword rule whose whole text is the term
-            hits += [
-                (c, term, "term")
-                for c in release.changes
-                if c.new_text and c.labels[0][:1].isdigit() and _key(c.new_text) == _key(term)
-            ]
+            hits += [(c, term, "term") for c in release.changes if c.term == _key(term)]
         if hits:
             found.extend(hits)
         else:
@@ -254,7 +266,7 @@ def choose_release(
         return None, f"no release within {RELEASE_WINDOW_DAYS} days of {info.publish_date}"
     scores = {}
     for candidate in candidates:
-        loaded = cache.setdefault(candidate, _Release.load(db, candidate))
+        loaded = _cached(db, cache, candidate)
         scores[candidate] = sum(bool(match_entry(e, loaded)[0]) for e in entries)
     best = max(candidates, key=lambda day: (scores[day], -abs(_days(day, info.publish_date))))
     tally = ", ".join(f"{day}: {scores[day]}" for day in candidates)
@@ -287,10 +299,10 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
         db.conn.execute("DELETE FROM bulletins")
         for info, bulletin in articles:
             release, basis = choose_release(db, info, bulletin.entries, cache)
-            loaded = cache.setdefault(release, _Release.load(db, release)) if release else None
+            loaded = _cached(db, cache, release) if release else None
             earlier = None
             if loaded and loaded.previous:
-                earlier = cache.setdefault(loaded.previous, _Release.load(db, loaded.previous))
+                earlier = _cached(db, cache, loaded.previous)
             bulletin_id = db.conn.execute(
                 """INSERT INTO bulletins (sha256, file, title, publish_date, set_code, set_name,
                    url, release, previous_release, release_basis, entries)
@@ -312,6 +324,7 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
             counts["articles"] += 1
             for entry in bulletin.entries:
                 _store_entry(db, int(bulletin_id or 0), entry, loaded, earlier, counts)
+        counts["links"] = db.execute("SELECT count(*) FROM explanation_links").fetchone()[0]
     return counts
 
 
@@ -353,7 +366,6 @@ def _store_entry(
     )
     counts["entries"] += 1
     counts[MATCHED if matches else "findings"] += 1
-    counts["links"] += len(matches)
 
 
 _SELECT = """SELECT l.lineage_id, l.release, l.label, l.matched_by, x.id, x.heading, x.kind,
