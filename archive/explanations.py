@@ -29,6 +29,7 @@ basis is stored with the article (and compared with the date the index gives, if
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ from archive.normalise import normalise
 from archive.witnesses import comparison_form
 from vocabulary.numbers import is_under
 
+# Bump when parsing or matching changes: stored explanations are then matched again.
+EXPLANATIONS_VERSION = 1
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -291,11 +294,17 @@ def _days(a: str, b: str) -> int:
 def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) -> dict[str, Any]:
     """Store every article's entries matched to our changes, replacing what was stored.
 
-    Redone on every ingest: matches depend on the lineages, which a new release can change.
+    Redone whenever its inputs change (the articles, `EXPLANATIONS_VERSION`, the releases
+    and how each was aligned): matches depend on the lineages, which a new release changes.
     """
+    key = inputs_key(db, articles)
+    if db.execute("SELECT key FROM explanation_state").fetchone() == (key,):
+        return {**stored_counts(db), "unchanged": True}
     cache: dict[str, _Release] = {}
     counts = {"articles": 0, "entries": 0, MATCHED: 0, "findings": 0, "links": 0}
     with db.atomic():
+        db.conn.execute("DELETE FROM explanation_state")
+        db.conn.execute("INSERT INTO explanation_state (key) VALUES (?)", [key])
         db.conn.execute("DELETE FROM bulletins")
         for info, bulletin in articles:
             release, basis = choose_release(db, info, bulletin.entries, cache)
@@ -326,6 +335,31 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
                 _store_entry(db, int(bulletin_id or 0), entry, loaded, earlier, counts)
         counts["links"] = db.execute("SELECT count(*) FROM explanation_links").fetchone()[0]
     return counts
+
+
+def inputs_key(db: Database, articles: list[tuple[ArticleInfo, Any]]) -> str:
+    """A hash of everything the matching reads."""
+    digest = hashlib.sha256(f"v{EXPLANATIONS_VERSION}".encode())
+    for info, bulletin in articles:
+        digest.update(f"{info.sha256} {info.stated_release} {len(bulletin.entries)}".encode())
+    for row in db.execute(
+        """SELECT release, previous_release, capture_id, previous_capture_id, version
+           FROM lineage_alignments ORDER BY release"""
+    ):
+        digest.update(repr(row).encode())
+    return digest.hexdigest()
+
+
+def stored_counts(db: Database) -> dict[str, int]:
+    """The counts of what is stored (as `store_explanations` reports them)."""
+    statuses = dict(db.execute("SELECT status, count(*) FROM explanations GROUP BY status"))
+    return {
+        "articles": db.execute("SELECT count(*) FROM bulletins").fetchone()[0],
+        "entries": sum(statuses.values()),
+        MATCHED: statuses.get(MATCHED, 0),
+        "findings": sum(n for status, n in statuses.items() if status != MATCHED),
+        "links": db.execute("SELECT count(*) FROM explanation_links").fetchone()[0],
+    }
 
 
 def _store_entry(

@@ -278,7 +278,8 @@ def m013_explanations(db: Database) -> None:
     `explanations` one row per entry: the rule numbers or glossary terms it lists, the
     explanation, the phrases it quotes, and how it matched our diff between the release and
     the one before (`status`: matched or a finding); `explanation_links` ties each matched
-    entry to the lineage whose change it explains.
+    entry to the lineage whose change it explains; `explanation_state` keeps the key of the
+    inputs they were matched from, so that an ingest with nothing new skips the matching.
     """
     db.executescript(
         """
@@ -321,5 +322,8 @@ def m013_explanations(db: Database) -> None:
             PRIMARY KEY (explanation_id, lineage_id)
         );
         CREATE INDEX explanation_links_lineage ON explanation_links(lineage_id, release);
+        CREATE TABLE explanation_state (
+            key TEXT NOT NULL
+        );
         """
     )
