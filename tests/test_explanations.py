@@ -142,3 +142,12 @@ def test_trace_shows_the_explanation_beside_the_change(explained) -> None:  # ty
     )
     first = data["entries"][0]
     assert first["release"] == "2017-09-25" and first["explanations"][0]["heading"] == "701.38"
+
+
+def test_a_second_ingest_skips_the_matching(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, counts = explained
+    again = ingest_explanations(db, CAPTURES_DIR)
+    assert again.get("unchanged") is True
+    assert {k: again[k] for k in ("entries", "matched", "findings")} == {
+        k: counts[k] for k in ("entries", "matched", "findings")
+    }
