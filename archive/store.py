@@ -294,3 +294,80 @@ def m006_capture_differences(db: Database) -> None:
         );
         """
     )
+
+
+@migrations()
+def m007_release_names(db: Database) -> None:
+    """Release names: the committed table `archive/data/release_names.csv`, copied in by
+    every ingest (set code, set name, and the source of each)."""
+    db.executescript(
+        """
+        CREATE TABLE release_names (
+            date TEXT PRIMARY KEY,
+            set_code TEXT,
+            set_name TEXT,
+            code_source TEXT,
+            name_source TEXT,
+            note TEXT
+        );
+        """
+    )
+
+
+@migrations()
+def m008_explanations(db: Database) -> None:
+    """Explanations: the official "Comprehensive Rules changes" articles, one row per entry.
+
+    `bulletins` holds one row per article (its release and how that was decided);
+    `explanations` one row per entry: the rule numbers or glossary terms it lists, the
+    explanation, the phrases it quotes, and how it matched our diff between the release and
+    the one before (`status`: matched or a finding); `explanation_links` ties each matched
+    entry to the lineage whose change it explains; `explanation_state` keeps the key of the
+    inputs they were matched from, so that an ingest with nothing new skips the matching.
+    """
+    db.executescript(
+        """
+        CREATE TABLE bulletins (
+            id INTEGER PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            file TEXT NOT NULL,
+            title TEXT,
+            publish_date TEXT,
+            set_code TEXT,
+            set_name TEXT,
+            url TEXT,
+            release TEXT,
+            previous_release TEXT,
+            release_basis TEXT,
+            entries INTEGER
+        );
+        CREATE TABLE explanations (
+            id INTEGER PRIMARY KEY,
+            bulletin_id INTEGER NOT NULL REFERENCES bulletins(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            heading TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            numbers TEXT NOT NULL,
+            terms TEXT NOT NULL,
+            explanation TEXT NOT NULL,
+            quoted TEXT NOT NULL,
+            release TEXT,
+            status TEXT NOT NULL,
+            finding TEXT,
+            UNIQUE (bulletin_id, position)
+        );
+        CREATE INDEX explanations_release ON explanations(release);
+        CREATE TABLE explanation_links (
+            explanation_id INTEGER NOT NULL REFERENCES explanations(id) ON DELETE CASCADE,
+            lineage_id INTEGER NOT NULL,
+            release TEXT NOT NULL,
+            label TEXT NOT NULL,
+            matched_by TEXT NOT NULL,
+            PRIMARY KEY (explanation_id, lineage_id)
+        );
+        CREATE INDEX explanation_links_lineage ON explanation_links(lineage_id, release);
+        CREATE TABLE explanation_state (
+            key TEXT NOT NULL
+        );
+        """
+    )
