@@ -26,6 +26,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
+from archive.workers import die_with_parent
 
 ALIGN_VERSION = 10  # bump when alignment changes: stored lineages are then rebuilt
 RUN = 8  # releases aligned per task in a worker process
@@ -99,6 +100,10 @@ def build_lineage(db: Database) -> dict[str, Any]:
         for row in db.execute("SELECT date, capture_id FROM releases ORDER BY date")
     ]
     start = _first_stale(db, releases)
+    gone = _first_gone(db, releases)
+    if gone is not None:  # a release was removed: redo from the one that followed it
+        after = next((i for i, (day, _) in enumerate(releases) if day > gone), len(releases))
+        start = after if start is None else min(start, after)
     report: dict[str, Any] = {"releases": len(releases), "aligned": 0, "counts": {}}
     if start is None:
         return report
@@ -106,8 +111,11 @@ def build_lineage(db: Database) -> dict[str, Any]:
         db.conn.execute("PRAGMA defer_foreign_keys = ON")  # lineage rows are written last
         if start == 0:
             _forget_all(db)
+            if not releases:
+                return report
         else:
-            _forget_from(db, releases[start][0])
+            first = releases[start][0] if start < len(releases) else None
+            _forget_from(db, min(day for day in (gone, first) if day is not None))
         previous = releases[start - 1][0] if start else None
         lineages = _Lineages.load(db, previous)
         old = load_clauses(db, previous, words=False) if previous else []
@@ -145,7 +153,8 @@ def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
         for run in runs:
             yield from _align_run(db, run)
         return
-    with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+    workers = min(2, os.cpu_count() or 1)
+    with ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent) as pool:
         for aligned in pool.map(_align_run_in_worker, [path] * len(runs), runs):
             yield from aligned
 
@@ -186,6 +195,13 @@ def _first_stale(db: Database, releases: list[tuple[str, int]]) -> int | None:
         if done.get(releases[index][0]) != _expected(releases, index):
             return index
     return None
+
+
+def _first_gone(db: Database, releases: list[tuple[str, int]]) -> str | None:
+    """The earliest release aligned before but no longer in the store, if any."""
+    dates = {day for day, _capture in releases}
+    gone = [row[0] for row in db.execute("SELECT release FROM lineage_alignments")]
+    return min((day for day in gone if day not in dates), default=None)
 
 
 def _record_alignment(

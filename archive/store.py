@@ -16,14 +16,28 @@ Tables (all readable in Datasette as they are):
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
+from archive.errors import RulesHistoryError
+from archive.locking import writer_lock
+
 DEFAULT_DB = Path("_build") / "rules.db"
 DB_ENV = "RULES_HISTORY_DB"
 
+# A store opened for reading while a writer brings its schema up to date waits this long.
+MIGRATION_WAIT_SECONDS = 10.0
+
 migrations = Migrations("rules-history")
+
+
+class StoreDamaged(RulesHistoryError):
+    """A --db file that is not a SQLite database, or a damaged one."""
+
+    def __init__(self, path: object, error: sqlite3.DatabaseError) -> None:
+        super().__init__(f"{path}: not a usable SQLite store ({error}); remove it and ingest again")
 
 
 def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -38,12 +52,19 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
     target = db_path(path)
     if str(target) != ":memory:":
         target.parent.mkdir(parents=True, exist_ok=True)
-    db = Database(target)
-    db.conn.execute("PRAGMA foreign_keys = ON")
-    if str(target) != ":memory:":
-        db.enable_wal()
-        db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
-    migrations.apply(db)
+    if target.is_dir():
+        raise RulesHistoryError(f"{target}: is a directory, not a SQLite store")
+    try:
+        db = Database(target)
+        db.conn.execute("PRAGMA foreign_keys = ON")
+        if str(target) != ":memory:":
+            db.enable_wal()
+            db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
+        if migrations.pending(db):  # two processes migrating at once raced: one at a time
+            with writer_lock(target, wait=MIGRATION_WAIT_SECONDS):
+                migrations.apply(db)
+    except sqlite3.DatabaseError as error:
+        raise StoreDamaged(target, error) from error
     return db
 
 
@@ -226,3 +247,11 @@ def m003_witnesses(db: Database) -> None:
         CREATE INDEX witnesses_version ON witnesses(archive_version);
         """
     )
+
+
+@migrations()
+def m004_capture_entry(db: Database) -> None:
+    """`entry_key`: the hash of the manifest entry a capture was stored from, so that a
+    changed entry (a corrected encoding, a new date) is stored again and a removed one goes."""
+    db.execute("ALTER TABLE captures ADD COLUMN entry_key TEXT")
+    db.execute("CREATE INDEX captures_entry_key ON captures(entry_key)")

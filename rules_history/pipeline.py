@@ -15,6 +15,7 @@ from sqlite_utils import Database
 
 from archive.ingest import IngestReport, ingest_captures
 from archive.lineage import build_lineage
+from archive.locking import store_writer_lock
 from archive.witnesses import store_witnesses
 from crawler.witness_captures import witness_documents
 
@@ -36,8 +37,22 @@ class UpdateReport:
 def ingest_witnesses(db: Database, captures_dir: Path) -> dict[str, Any]:
     """Parse the folder's witness captures and store them cross-checked."""
     documents, failed = witness_documents(captures_dir)
+    forget_unlisted_witnesses(db, {document.sha256 for document in documents})
     report = store_witnesses(db, documents)
     return {"stored": report.stored, "counts": report.counts, "failed": failed}
+
+
+def forget_unlisted_witnesses(db: Database, listed: set[str]) -> None:
+    """Drop the witness captures the folder no longer holds, as a fresh ingest would not have
+    them (their clauses go with them), and the witness sources no capture names."""
+    with db.atomic():
+        stored = [row[0] for row in db.execute("SELECT sha256 FROM witness_captures")]
+        for sha256 in set(stored) - listed:
+            db.conn.execute("DELETE FROM witness_captures WHERE sha256 = ?", [sha256])
+        db.conn.execute(
+            """DELETE FROM sources WHERE kind = 'witness'
+               AND id NOT IN (SELECT source FROM witness_captures)"""
+        )
 
 
 def update_store(
@@ -46,9 +61,10 @@ def update_store(
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items,
 ) -> UpdateReport:
     """Ingest new captures, then the witnesses (checked against those releases), then align
-    whatever releases are new or stale."""
-    report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
-    report.witnesses = ingest_witnesses(db, captures_dir)
-    report.releases.failed.extend(report.witnesses.pop("failed"))
-    report.lineage = build_lineage(db)
+    whatever releases are new or stale. One writer at a time: a second one is refused."""
+    with store_writer_lock(db):
+        report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
+        report.witnesses = ingest_witnesses(db, captures_dir)
+        report.releases.failed.extend(report.witnesses.pop("failed"))
+        report.lineage = build_lineage(db)
     return report
