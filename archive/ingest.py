@@ -115,11 +115,18 @@ def _remove_unlisted(db: Database, keep: set[str]) -> bool:
         for row in db.execute("SELECT id, entry_key FROM captures").fetchall()
         if row[1] not in keep
     ]
-    for start in range(0, len(gone), 500):  # SQLite caps the number of parameters
-        chunk = gone[start : start + 500]
+    for start in range(0, len(gone), 400):  # SQLite caps the number of parameters
+        chunk = gone[start : start + 400]
         marks = ", ".join("?" for _ in chunk)
         db.conn.execute(f"DELETE FROM releases WHERE capture_id IN ({marks})", chunk)
         db.conn.execute(f"DELETE FROM captures WHERE id IN ({marks})", chunk)
+        # SQLite may give a new capture the id of the one removed: mark the alignments made
+        # from a removed capture stale, so that lineages never pass them for current.
+        db.conn.execute(
+            f"""UPDATE lineage_alignments SET version = -1
+                WHERE capture_id IN ({marks}) OR previous_capture_id IN ({marks})""",
+            chunk + chunk,
+        )
     return bool(gone)
 
 

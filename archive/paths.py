@@ -45,14 +45,18 @@ def read_inside(folder: Path, name: object, max_bytes: int, what: str = "file") 
         raise CaptureError(shown, f"{what} is a directory, not a file") from exc
     except OSError as exc:
         raise CaptureError(shown, f"{what} cannot be opened: {exc.strerror}") from exc
-    with os.fdopen(handle, "rb") as stream:
-        info = os.fstat(stream.fileno())
+    try:
+        info = os.fstat(handle)
         if stat.S_ISDIR(info.st_mode):
             raise CaptureError(shown, f"{what} is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise CaptureError(shown, f"{what} is not a regular file (a FIFO, socket or device)")
         if info.st_size > max_bytes:
             raise CaptureError(shown, _too_big(info.st_size, max_bytes))
+    except BaseException:
+        os.close(handle)
+        raise
+    with os.fdopen(handle, "rb") as stream:
         data = stream.read(max_bytes + 1)
     if len(data) > max_bytes:  # the file grew while we read it
         raise CaptureError(shown, _too_big(len(data), max_bytes))
