@@ -80,7 +80,9 @@ def load_manifest(captures_dir: Path = CAPTURES_DIR) -> list[CaptureInfo]:
 EARLIEST_DATE = date(1993, 8, 5)
 # Releases are announced a few weeks ahead; a year ahead is a typing error.
 LATEST_AHEAD = timedelta(days=366)
-ROLES = ("primary", "alt")
+# primary: the official text; alt: another copy of it; derived: rebuilt from other sources
+# (see captures/PROVENANCE.md). Which one a release is read from is `preferred`.
+ROLES = ("primary", "alt", "derived")
 # Decoders of archive.decode that are not Python codec names.
 SPECIAL_ENCODINGS = ("utf-16-le-bom", "utf-16-be-bom", "damaged-utf-16-le")
 _TEXT_FIELDS = (

@@ -22,16 +22,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import make_captures_dir
 from sqlite_utils import Database
+from test_store import table_digest
+from test_store_follows_folder import synthetic_release
 
 from archive.limits import MAX_CLAUSES, MAX_RELEASE_BYTES
 from archive.manifest import CAPTURES_DIR
 from renderer.serve import serve_in_thread
 from renderer.writer import MANIFEST, SiteWriter, code_key
 from rules_history.cli import main
-from tests.conftest import make_captures_dir
-from tests.test_store import table_digest
-from tests.test_store_follows_folder import synthetic_release
 
 RELEASE = "2008-02-01"
 UTF8_RELEASE = "2014-05-01"  # UTF-8 with dashes and quotes: C1 controls when read as latin-1
@@ -176,7 +176,7 @@ def test_utf8_declared_latin1_is_refused_naming_the_file(stored):
         ({"encoding": "base64"}, "encoding 'base64' is not a known text encoding"),
         ({"preferred": "yes"}, "preferred 'yes' is not true or false"),
         ({"sha256": 12}, "sha256 12 is not 64 lowercase hex digits"),
-        ({"role": "main"}, "role 'main' is not one of primary, alt"),
+        ({"role": "main"}, "role 'main' is not one of primary, alt, derived"),
     ],
 )
 def test_a_bad_manifest_entry_is_one_line_and_stores_nothing(stored, fields, message):

@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import make_captures_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
+from test_store import table_digest
 
 from archive.errors import CaptureError
 from archive.ingest import ingest_captures
 from archive.store import open_store
 from rules_history.pipeline import update_store
-from tests.conftest import make_captures_dir
-from tests.test_store import table_digest
 
 DATES = ("2010-01-01", "2010-04-01", "2010-07-01")
 WORDS = ("apples", "pears")
