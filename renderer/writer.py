@@ -19,6 +19,7 @@ from typing import Any
 
 from archive.errors import CaptureError
 from archive.paths import resolve_inside
+from archive.workers import die_with_parent
 from renderer.site_files import site_folder
 
 MANIFEST = ".build-manifest.json"
@@ -179,6 +180,7 @@ def _render_chunk(out: Path, jobs: list[tuple[str, Callable[[], str]]]) -> list[
 
 
 def _worker_start() -> None:
+    die_with_parent()  # a killed build leaves no worker behind
     assert _JOBS is not None
     _JOBS[2]()
 
