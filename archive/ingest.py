@@ -84,7 +84,9 @@ def ingest_captures(
     todo = [c for c in captures if entry_key(c) not in stored]
     report.skipped.extend(c.file for c in captures if entry_key(c) in stored)
     with db.atomic():
-        changed = _remove_unlisted(db, wanted & stored)
+        removed = _remove_unlisted(db, wanted & stored)
+    latest = db.execute("SELECT max(release_date) FROM captures").fetchone()[0]
+    earliest_new = None
     known = _KnownHashes.load(db)
     for capture, outcome in progress(_parsed_in_parallel(captures_dir, todo)):
         if isinstance(outcome, CaptureError):
@@ -93,10 +95,12 @@ def ingest_captures(
         size, parsed = outcome
         with db.atomic():
             _store_capture(db, capture, size, parsed, known)
-        changed = True
+        earliest_new = min(earliest_new or capture.date, capture.date)
         report.ingested.append(capture.file)
         report.warnings.extend((capture.file, warning) for warning in parsed.warnings)
-    if changed:
+    # Captures stored in date order after the newest one leave nothing to tidy (a fresh
+    # ingest stores them so); a removal, or a capture older than some stored, may.
+    if removed or (earliest_new and latest and earliest_new < latest):
         with db.atomic():
             _tidy(db)
     return report
