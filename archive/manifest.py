@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -60,12 +61,10 @@ def load_manifest(captures_dir: Path = CAPTURES_DIR) -> list[CaptureInfo]:
     store is a function of the folder, and half a manifest is not the folder.
     """
     path = captures_dir / MANIFEST_NAME
+    if not os.path.lexists(path):
+        raise CaptureError(str(path), "no manifest.json in this captures folder")
     try:
-        entries = json.loads(read_inside(captures_dir, MANIFEST_NAME, MAX_INDEX_BYTES))
-    except CaptureError as exc:
-        if "missing on disk" in exc.problem:
-            raise CaptureError(str(path), "no manifest.json in this captures folder") from exc
-        raise
+        entries = json.loads(read_inside(captures_dir, MANIFEST_NAME, MAX_INDEX_BYTES, "manifest"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         raise CaptureError(str(path), f"manifest is not valid JSON (line {line})") from exc

@@ -55,15 +55,20 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
         target.parent.mkdir(parents=True, exist_ok=True)
     if target.is_dir():
         raise RulesHistoryError(f"{target}: is a directory, not a SQLite store")
+    in_memory = str(target) == ":memory:"
     try:
         db = Database(target)
         db.conn.execute("PRAGMA foreign_keys = ON")
-        if str(target) != ":memory:":
-            db.enable_wal()
-            db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
-        if migrations.pending(db):  # two processes migrating at once raced: one at a time
+        # Setting up a new store (WAL, the schema) is a write: two processes opening one at
+        # once raced on it, so it is done under the writer lock, by one of them only.
+        if not in_memory and (db.journal_mode != "wal" or migrations.pending(db)):
             with writer_lock(target, wait=MIGRATION_WAIT_SECONDS):
+                db.enable_wal()
                 migrations.apply(db)
+        elif in_memory:
+            migrations.apply(db)
+        if not in_memory:
+            db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
     except sqlite3.DatabaseError as error:
         raise StoreDamaged(target, error) from error
     return db

@@ -245,7 +245,7 @@ def test_etc_passwd_is_not_read_as_a_release(stored):
     assert_one_line_error(ingest(folder, db), "climbs out")
 
 
-@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "dev-zero-inside", "socket-like-dir"])
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "dev-zero-inside", "directory"])
 def test_a_fifo_or_device_never_blocks_ingest(stored, tmp_path, kind):
     """The probe: a FIFO blocked forever; a symlink to /dev/zero read until MemoryError."""
     folder, db = stored
@@ -534,3 +534,17 @@ def test_a_javascript_witness_url_is_never_a_link(tmp_path):
         assert 'href="javascript' not in html.lower(), page
         witnessed += "Witness:" in html
     assert witnessed >= 5  # the witness is still shown, as text
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "missing"])
+def test_a_manifest_that_is_no_file_is_one_line(stored, kind):
+    folder, db = stored
+    before = digest(db)
+    (folder / "manifest.json").unlink()
+    if kind == "fifo":
+        os.mkfifo(folder / "manifest.json")
+    elif kind == "dev-zero":
+        (folder / "manifest.json").symlink_to("/dev/zero")
+    result = run("ingest", "--captures", str(folder), "--db", str(db), "--quiet", timeout=60)
+    assert_one_line_error(result, "manifest.json")
+    assert digest(db) == before
