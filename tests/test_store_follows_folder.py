@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from test_store import table_digest
 
 from archive.errors import CaptureError
 from archive.ingest import ingest_captures
+from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
 from rules_history.pipeline import update_store
 
@@ -230,3 +232,22 @@ def test_equal_bytes_under_a_new_date_are_refused_not_silently_skipped(tmp_path)
     with pytest.raises(CaptureError, match=r"same content \(sha256\) is listed 2 times"):
         ingest_captures(db, folder)
     assert table_digest(db) == before
+
+
+def test_a_witness_removed_from_the_index_leaves_the_store(tmp_path):
+    folder = make_captures_dir(tmp_path / "captures", ("2002-10-07", "2008-02-01"))
+    shutil.copytree(CAPTURES_DIR / "web", folder / "web")
+    db = open_store(tmp_path / "rules.db")
+    update_store(db, folder)
+    index = json.loads((folder / "web" / "index.json").read_text())
+    assert db["witness_captures"].count == len(index)
+    kept = [record for record in index if record["source"] != "wizards-morph-2002"]
+    (folder / "web" / "index.json").write_text(json.dumps(kept))
+    update_store(db, folder)
+    sources = {row[0] for row in db.execute("SELECT source FROM witness_captures")}
+    assert sources == {record["source"] for record in kept}
+    assert not db.execute("SELECT 1 FROM sources WHERE id = 'wizards-morph-2002'").fetchall()
+    fresh = open_store(tmp_path / "fresh.db")
+    update_store(fresh, folder)
+    witnesses = "SELECT source, position, kind, number, text, release, agreement FROM witnesses"
+    assert sorted(db.execute(witnesses).fetchall()) == sorted(fresh.execute(witnesses).fetchall())
