@@ -193,7 +193,9 @@ def _parsed_in_parallel(
             yield capture, _parse_or_error(captures_dir, capture)
         return
     workers = min(2, os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         pending: deque[tuple[CaptureInfo, Future]] = deque()
         queue = iter(captures)
         for capture in queue:

@@ -154,7 +154,9 @@ def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
             yield from _align_run(db, run)
         return
     workers = min(2, os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         for aligned in pool.map(_align_run_in_worker, [path] * len(runs), runs):
             yield from aligned
 

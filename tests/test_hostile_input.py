@@ -363,10 +363,11 @@ def test_a_killed_ingest_leaves_no_worker_running(tmp_path):
     )
     deadline = time.monotonic() + 60
     workers: list[int] = []
-    while len(workers) < 2 and time.monotonic() < deadline:
+    expected = min(2, os.cpu_count() or 1)  # as archive.ingest starts them
+    while len(workers) < expected and time.monotonic() < deadline:
         workers = children_of(ingest_process.pid)
         time.sleep(0.05)
-    assert len(workers) >= 2, "the ingest never started its workers"
+    assert len(workers) >= expected, "the ingest never started its workers"
     ingest_process.send_signal(signal.SIGKILL)
     ingest_process.wait()
     deadline = time.monotonic() + 10
