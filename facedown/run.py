@@ -27,8 +27,11 @@ def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
     source, finding, text_says, changed, previous_release, previous_outcome, rule_change,
     lineage_changes, renumbered, detail.
     """
-    wanted = release_in_force(db, as_of) if as_of else None
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = official_releases(db)
+    wanted = None
+    if as_of:
+        in_force = release_in_force(db, as_of)
+        wanted = max(d for d in dates if d <= in_force)
     if wanted is not None:
         dates = [d for d in dates if d <= wanted][-2:]  # its predecessor tells what changed
     eras = [read_era(db, d) for d in dates]
@@ -37,6 +40,19 @@ def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
         records = [r for r in records if r["release"] == wanted]
     link_lineage(db, records)
     return records
+
+
+def official_releases(db: Database) -> list[str]:
+    """The releases read from an official file, oldest first.
+
+    A derived copy (a re-extracted text, `role: derived` in the manifest) is left out: its
+    dropped mana symbols and typos would read as rule changes ("no mana cost" in 2003-05-26).
+    """
+    rows = db.execute(
+        """SELECT releases.date FROM releases JOIN captures ON captures.id = releases.capture_id
+           WHERE coalesce(captures.role, '') != 'derived' ORDER BY releases.date"""
+    )
+    return [row[0] for row in rows]
 
 
 def link_lineage(db: Database, records: list[dict[str, Any]]) -> None:
