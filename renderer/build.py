@@ -14,6 +14,7 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
+from renderer.explained import install, names_key
 from renderer.model import load_model
 from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
@@ -61,7 +62,7 @@ def build_site(
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     report = BuildReport(out=str(out))
     workers = default_workers() if workers is None else workers
-    writer = SiteWriter(out, code_key())
+    writer = SiteWriter(out, code_key() + names_key(list(model.releases)))
     if writer.interrupted:
         report.notes.append(
             f"{out}: the last build into it did not finish; every page is rendered again"
@@ -69,6 +70,7 @@ def build_site(
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
+    install(site)
     report.timings["model"] = round(time.perf_counter() - start, 2)
     search_done: Callable[[], bool] = bool  # bool() is False: no index was started
     began = time.perf_counter()
