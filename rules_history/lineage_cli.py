@@ -46,16 +46,22 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     RULE[@DATE] names the clause by its number in the release in force on DATE, such as
     504.2@2008-03-17 (no date: the newest release); the history goes backwards and
     forwards across renumbering, splits and merges."""
+    from lineage.derived import DERIVED_NOTE, is_derived
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
 
     number, when = split_rule_at(rule)
-    result = trace_rule(_store(db_file), number, when)
+    db = _store(db_file)
+    result = trace_rule(db, number, when)
+    if is_derived(db, result["release"]):  # found in the copy; the entries are official
+        result["derived"], result["note"] = True, DERIVED_NOTE
     if as_json:
         print_json(result)
         return
     now = result["current_number"] or "gone"
     click.echo(f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}")
+    if result.get("derived"):
+        click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
     for entry in result["entries"]:
         moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
         click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
@@ -112,10 +118,13 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
 def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """For each clause of RELEASE (a date), the release its wording dates from."""
     from lineage.blame import blame as blame_release
+    from lineage.derived import DERIVED_NOTE
 
     rows: list[dict[str, Any]] = blame_release(_store(db_file), release, rule_prefix)
     if as_json:
         print_json(rows)
         return
+    if rows and rows[0].get("derived"):
+        click.echo(f"note: {rows[0]['release']}: {DERIVED_NOTE}")
     for row in rows:
         click.echo(f"{row['since']}  {row['number']}")

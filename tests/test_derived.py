@@ -149,3 +149,17 @@ def test_the_site_marks_the_copy_and_keeps_its_artefacts_apart(scourge_site: Pat
     assert any("ina deck" in h and "derived-note" in h for h in histories)
     links = check_site(scourge_site)
     assert [link for _page, link in links.broken if not link.startswith("/pagefind/")] == []
+
+
+def test_trace_and_blame_say_when_they_start_from_the_copy(scourge):
+    path = scourge.execute("PRAGMA database_list").fetchone()[2]
+    traced = CliRunner().invoke(main, ["trace", "504.2@2003-06-01", "--db", path])
+    assert traced.exit_code == 0, traced.output
+    assert traced.output.splitlines()[1] == (
+        f"note: 2003-05-26: {DERIVED_NOTE}; the history below is official"
+    )
+    assert "2003-05-26  " not in traced.output  # no entry of the copy in the history
+    blamed = CliRunner().invoke(main, ["blame", "2003-05-26", "--rule", "504", "--db", path])
+    assert blamed.output.splitlines()[0] == f"note: 2003-05-26: {DERIVED_NOTE}"
+    official = CliRunner().invoke(main, ["blame", "2003-07-01", "--rule", "504", "--db", path])
+    assert "note:" not in official.output
