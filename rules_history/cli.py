@@ -63,6 +63,12 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
         )
         click.echo(f"witnesses: {len(witnessed['stored'])} captures, {witnessed['counts']}")
         click.echo(f"lineage: aligned {lineage['aligned']} of {lineage['releases']} releases")
+        click.echo(f"names: {update.names} releases named")
+        explained = update.explanations
+        click.echo(
+            f"explanations: {explained['entries']} entries of {explained['articles']} articles,"
+            f" {explained['matched']} matched to changes, {explained['findings']} findings"
+        )
         for file, warning in report.warnings:
             click.echo(f"warning: {file}: {warning}", err=True)
     for _file, problem in report.failed:
@@ -92,7 +98,8 @@ def releases_command(db_file: str | None, as_json: bool) -> None:
         print_json(rows)
         return
     for row in rows:
-        line = f"{row['date']}  {row['clauses']:>5} clauses  {row['name'] or ''}".rstrip()
+        named = " ".join(part for part in (row["set_code"] or "", row["name"] or "") if part)
+        line = f"{row['date']}  {row['clauses']:>5} clauses  {named}".rstrip()
         if len(row["captures"]) > 1:
             line += f"  [{len(row['captures'])} captures]"
         click.echo(line + (f"  ({DERIVED_NOTE})" if row.get("derived") else ""))
@@ -100,7 +107,11 @@ def releases_command(db_file: str | None, as_json: bool) -> None:
 
 @main.command()
 @click.argument("rule")
-@click.option("--as-of", help="A date (YYYY-MM-DD): the release in force then. Default: newest.")
+@click.option(
+    "--as-of",
+    help="A date (YYYY-MM-DD) or a release's set code or name (M10, 'Magic 2010'): the"
+    " release in force then. Default: newest.",
+)
 @db_option
 @json_option
 @reports_errors
@@ -154,11 +165,11 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
 def export(release: str, capture_file: str | None, output_format: str, db_file: str | None) -> None:
     """Print RELEASE (a date) rebuilt from the store, identical to its decoded capture."""
     from archive.capture_diffs import release_captures
-    from archive.query import capture_for_export, export_parts, parse_date, rebuild_text
+    from archive.query import capture_for_export, export_parts, rebuild_text, resolve_when
     from lineage.derived import DERIVED_NOTE, is_derived
 
     db = open_store(db_file)
-    when = parse_date(release)
+    when = resolve_when(db, release)
     capture = capture_for_export(db, when, capture_file)
     derived = is_derived(db, when)
     if output_format == "txt":
