@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from crawler.limits import MAX_BYTES
 from rules_history.options import print_json, reports_errors
 
 DEFAULT_CAPTURES = Path("_build") / "captures"
@@ -42,18 +43,48 @@ DEFAULT_CAPTURES = Path("_build") / "captures"
 )
 @click.option(
     "--rate",
-    type=float,
+    type=click.FloatRange(min=0),
     default=20.0,
     show_default=True,
     help="CDX requests a minute (0: no limit, for a local mirror).",
 )
 @click.option(
-    "--fetch-rate", type=float, default=30.0, show_default=True, help="Capture requests a minute."
+    "--fetch-rate",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Capture requests a minute (0: no limit).",
 )
-@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds a request.")
-@click.option("--retries", type=int, default=5, show_default=True, help="Retries of a request.")
 @click.option(
-    "--backoff", type=float, default=2.0, show_default=True, help="First retry delay (doubles)."
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    help="Seconds one read may wait.",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0, min_open=True),
+    default=300.0,
+    show_default=True,
+    help="Seconds one request may take in all (a slow drip is cut there and retried).",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=MAX_BYTES,
+    show_default=True,
+    help="Largest body accepted, before and after decompression.",
+)
+@click.option(
+    "--retries", type=click.IntRange(min=0), default=5, show_default=True, help="Retries a request."
+)
+@click.option(
+    "--backoff",
+    type=click.FloatRange(min=0),
+    default=2.0,
+    show_default=True,
+    help="First retry delay in seconds (doubles).",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -69,6 +100,8 @@ def crawl_command(
     rate: float,
     fetch_rate: float,
     timeout: float,
+    deadline: float,
+    max_bytes: int,
     retries: int,
     backoff: float,
     quiet: bool,
@@ -90,6 +123,8 @@ def crawl_command(
     store = CaptureStore(captures_dir)
     policy = Policy(
         timeout=timeout,
+        deadline=deadline,
+        max_bytes=max_bytes,
         cdx_per_minute=rate,
         fetch_per_minute=fetch_rate,
         retries=retries,
