@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from crawler.capture_store import CaptureStore
-from crawler.catalogue import CR_KIND, Source
+from crawler.catalogue import CR_KIND, RULES_PAGE_KIND, Source
 from crawler.cr_text import check_cr_text
 from crawler.wayback import BadCapture, CdxRecord, NotArchived, WaybackError, WaybackSession
 
@@ -47,7 +47,9 @@ def crawl(
     """Capture every source the store lacks; `session=None` is offline (nothing is fetched)."""
     report = CrawlReport()
     for source in progress(sources):
-        if store.for_source(source.id):
+        if source.kind == RULES_PAGE_KIND:
+            report.skipped.append((source.id, "the rules page: read by `update`"))
+        elif store.for_source(source.id):
             report.skipped.append((source.id, "already captured"))
         elif not source.urls:
             report.skipped.append((source.id, "no URL in the catalogue"))
