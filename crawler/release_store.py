@@ -25,9 +25,12 @@ from archive.errors import RulesHistoryError
 from archive.ingest import _iso as stated_iso
 from archive.manifest import MANIFEST_NAME
 from archive.parse import ParsedRelease
-from crawler.capture_store import sha256_of, write_atomic
+from crawler.capture_store import INDEX_NAME, sha256_of, write_atomic
 
 CR_DIR = "cr"
+# Indents a manifest may be written with (the archive's 2, the tests' and crawler's 1): the
+# one that gives back its bytes is kept, so every existing entry stays byte for byte.
+LAYOUTS = ((2, False), (1, False), (2, True), (1, True))  # (indent, ensure_ascii)
 NEW_RELEASE, NEW_CAPTURE, KNOWN = "new release", "new capture", "already archived"
 
 
@@ -112,13 +115,18 @@ def add(
         "stated_date": decision.stated_date,
         **provenance,
     }
-    write_once(captures_dir / decision.file, data)
     path = captures_dir / MANIFEST_NAME
+    if (captures_dir / INDEX_NAME).exists():
+        raise ReleaseStoreError(
+            f"{path}: written by the crawler from its index.json; give update an archive folder"
+        )
     old = path.read_bytes() if path.exists() else None
     entries = read_entries(captures_dir)
-    if old is not None and _layout(entries) != old:
-        raise ReleaseStoreError(f"{path}: not in the archive's layout (indent 2): not rewritten")
-    write_atomic(path, _layout([*entries, entry]))
+    layout = next((i for i in LAYOUTS if old is None or _layout(entries, i) == old), None)
+    if layout is None:
+        raise ReleaseStoreError(f"{path}: not laid out as json.dumps writes it: not rewritten")
+    write_once(captures_dir / decision.file, data)
+    write_atomic(path, _layout([*entries, entry], layout))
     return entry
 
 
@@ -140,8 +148,9 @@ def write_once(path: Path, data: bytes) -> None:
         Path(temp).unlink(missing_ok=True)
 
 
-def _layout(entries: list[dict[str, Any]]) -> bytes:
-    return (json.dumps(entries, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+def _layout(entries: list[dict[str, Any]], layout: tuple[int, bool]) -> bytes:
+    indent, ascii_only = layout
+    return (json.dumps(entries, indent=indent, ensure_ascii=ascii_only) + "\n").encode("utf-8")
 
 
 def now_utc() -> str:

@@ -197,3 +197,19 @@ def test_nothing_found_anywhere_is_one_line_and_exit_1(site, captures):
     assert code == 1
     assert "error: no CR text found" in output
     assert "malformed" in output.lower() or "not JSON" in output
+
+
+@pytest.mark.parametrize("damage", ["layout", "crawler-index"])
+def test_a_manifest_that_cannot_be_extended_byte_for_byte_is_left_alone(site, captures, damage):
+    path = captures / "manifest.json"
+    if damage == "layout":
+        path.write_text(json.dumps(manifest(captures), indent=4), encoding="utf-8")
+    else:
+        (captures / "index.json").write_text("[]", encoding="utf-8")
+    before = path.read_bytes()
+    site.publish("MagicCompRules 20020314.txt", release_text("March 14, 2002"))
+    code, output = update(site, captures)
+    assert code == 1
+    assert "not rewritten" in output or "give update an archive folder" in output
+    assert path.read_bytes() == before
+    assert not (captures / "cr" / "2002-03-14.txt").exists()
