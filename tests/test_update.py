@@ -84,6 +84,8 @@ def test_a_new_release_is_found_archived_ingested_and_built_and_a_rerun_does_not
     code, output = update(site, captures)
     assert code == 0, output
     assert "added cr/2002-03-14.txt: new release 2002-03-14" in output
+    assert "warning" not in output  # the page's javascript: link is never followed
+    assert not any("20990101" in path for path in site.log)
     assert (captures / "cr" / "2002-03-14.txt").read_bytes() == data
     after = (captures / "manifest.json").read_bytes()
     assert after.startswith(before[: before.rindex(b"}") + 1])  # extended, not rewritten
