@@ -295,10 +295,23 @@ def capture_for_export(db: Database, release: str, capture_file: str | None) -> 
             r["file"]
             for r in db.query("SELECT file FROM captures WHERE release_date = ?", [release])
         ]
+        if not others:
+            raise LookupFailed(
+                f"there is no release dated {release} in the store{_nearest(db, release)}"
+            )
         raise LookupFailed(
             f"no capture {capture_file!r} for release {release}; it has: {', '.join(others)}"
         )
     return rows[0]
+
+
+def _nearest(db: Database, day: str) -> str:
+    """'; the release in force then is X', or where the store's releases begin."""
+    before = db.execute("SELECT max(date) FROM releases WHERE date <= ?", [day]).fetchone()[0]
+    if before:
+        return f"; the release in force then is {before}"
+    first = db.execute("SELECT min(date) FROM releases").fetchone()[0]
+    return f"; the first is {first}" if first else ": it holds no release (run ingest)"
 
 
 def rebuild_text(db: Database, capture_id: int) -> str:

@@ -17,14 +17,28 @@ Tables (all readable in Datasette as they are):
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
+from archive.errors import RulesHistoryError
+from archive.locking import writer_lock
+
 DEFAULT_DB = Path("_build") / "rules.db"
 DB_ENV = "RULES_HISTORY_DB"
 
+# A store opened for reading while a writer brings its schema up to date waits this long.
+MIGRATION_WAIT_SECONDS = 10.0
+
 migrations = Migrations("rules-history")
+
+
+class StoreDamaged(RulesHistoryError):
+    """A --db file that is not a SQLite database, or a damaged one."""
+
+    def __init__(self, path: object, error: sqlite3.DatabaseError) -> None:
+        super().__init__(f"{path}: not a usable SQLite store ({error}); remove it and ingest again")
 
 
 def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -39,12 +53,24 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
     target = db_path(path)
     if str(target) != ":memory:":
         target.parent.mkdir(parents=True, exist_ok=True)
-    db = Database(target)
-    db.conn.execute("PRAGMA foreign_keys = ON")
-    if str(target) != ":memory:":
-        db.enable_wal()
-        db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
-    migrations.apply(db)
+    if target.is_dir():
+        raise RulesHistoryError(f"{target}: is a directory, not a SQLite store")
+    in_memory = str(target) == ":memory:"
+    try:
+        db = Database(target)
+        db.conn.execute("PRAGMA foreign_keys = ON")
+        # Setting up a new store (WAL, the schema) is a write: two processes opening one at
+        # once raced on it, so it is done under the writer lock, by one of them only.
+        if not in_memory and (db.journal_mode != "wal" or migrations.pending(db)):
+            with writer_lock(target, wait=MIGRATION_WAIT_SECONDS):
+                db.enable_wal()
+                migrations.apply(db)
+        elif in_memory:
+            migrations.apply(db)
+        if not in_memory:
+            db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
+    except sqlite3.DatabaseError as error:
+        raise StoreDamaged(target, error) from error
     return db
 
 
@@ -371,3 +397,11 @@ def m008_explanations(db: Database) -> None:
         );
         """
     )
+
+
+@migrations()
+def m009_capture_entry(db: Database) -> None:
+    """`entry_key`: the hash of the manifest entry a capture was stored from, so that a
+    changed entry (a corrected encoding, a new date) is stored again and a removed one goes."""
+    db.execute("ALTER TABLE captures ADD COLUMN entry_key TEXT")
+    db.execute("CREATE INDEX captures_entry_key ON captures(entry_key)")

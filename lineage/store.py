@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.workers import die_with_parent
 from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 from lineage.derived import derived_releases, neighbours, store_derived
 
@@ -103,6 +104,10 @@ def build_lineage(db: Database) -> dict[str, Any]:
     everything = db.execute("SELECT date, capture_id FROM releases ORDER BY date").fetchall()
     releases = [(row[0], row[1]) for row in everything if row[0] not in derived]
     start = _first_stale(db, releases)
+    gone = _first_gone(db, [(row[0], row[1]) for row in everything])
+    if gone is not None:  # a release was removed: redo from the one that followed it
+        after = next((i for i, (day, _) in enumerate(releases) if day > gone), len(releases))
+        start = after if start is None else min(start, after)
     report: dict[str, Any] = {"releases": len(everything), "aligned": 0, "counts": {}}
     redo_derived = start is not None or _derived_stale(db, everything, derived)
     if start is None and not redo_derived:
@@ -110,7 +115,7 @@ def build_lineage(db: Database) -> dict[str, Any]:
     with db.atomic():
         db.conn.execute("PRAGMA defer_foreign_keys = ON")  # lineage rows are written last
         if start is not None:
-            _build_official(db, releases, start, report)
+            _build_official(db, releases, start, report, gone)
         official = [release for release, _capture in releases]
         for release in sorted(derived):
             next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM lineages").fetchone()[0]
@@ -141,13 +146,22 @@ def _derived_stale(db: Database, everything: list[Any], derived: set[str]) -> bo
 
 
 def _build_official(
-    db: Database, releases: list[tuple[str, int]], start: int, report: dict[str, Any]
+    db: Database,
+    releases: list[tuple[str, int]],
+    start: int,
+    report: dict[str, Any],
+    gone: str | None = None,
 ) -> None:
-    """Align the official releases from `start` on, each with the official one before it."""
+    """Align the official releases from `start` on, each with the official one before it.
+
+    `gone` is the earliest release aligned before but removed since: what it left goes too."""
     if start == 0:
         _forget_all(db)
+        if not releases:
+            return
     else:
-        _forget_from(db, releases[start][0])
+        first = releases[start][0] if start < len(releases) else None
+        _forget_from(db, min(day for day in (gone, first) if day is not None))
     previous = releases[start - 1][0] if start else None
     lineages = _Lineages.load(db, previous)
     old = load_clauses(db, previous, words=False) if previous else []
@@ -184,7 +198,10 @@ def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
         for run in runs:
             yield from _align_run(db, run)
         return
-    with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+    workers = min(2, os.cpu_count() or 1)
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         for aligned in pool.map(_align_run_in_worker, [path] * len(runs), runs):
             yield from aligned
 
@@ -225,6 +242,13 @@ def _first_stale(db: Database, releases: list[tuple[str, int]]) -> int | None:
         if done.get(releases[index][0]) != _expected(releases, index):
             return index
     return None
+
+
+def _first_gone(db: Database, releases: list[tuple[str, int]]) -> str | None:
+    """The earliest release aligned before but no longer in the store, if any."""
+    dates = {day for day, _capture in releases}
+    gone = [row[0] for row in db.execute("SELECT release FROM lineage_alignments")]
+    return min((day for day in gone if day not in dates), default=None)
 
 
 def _record_alignment(

@@ -17,6 +17,7 @@ from archive.capture_diffs import store_capture_differences
 from archive.explanations import store_explanations
 from archive.gaps import load_gaps, store_gaps
 from archive.ingest import IngestReport, ingest_captures
+from archive.locking import store_writer_lock
 from archive.release_names import store_release_names
 from archive.witnesses import store_witnesses
 from crawler.bulletin_captures import bulletin_articles
@@ -50,8 +51,22 @@ class UpdateReport:
 def ingest_witnesses(db: Database, captures_dir: Path) -> dict[str, Any]:
     """Parse the folder's witness captures and store them cross-checked."""
     documents, failed = witness_documents(captures_dir)
+    forget_unlisted_witnesses(db, {document.sha256 for document in documents})
     report = store_witnesses(db, documents)
     return {"stored": report.stored, "counts": report.counts, "failed": failed}
+
+
+def forget_unlisted_witnesses(db: Database, listed: set[str]) -> None:
+    """Drop the witness captures the folder no longer holds, as a fresh ingest would not have
+    them (their clauses go with them), and the witness sources no capture names."""
+    with db.atomic():
+        stored = [row[0] for row in db.execute("SELECT sha256 FROM witness_captures")]
+        for sha256 in set(stored) - listed:
+            db.conn.execute("DELETE FROM witness_captures WHERE sha256 = ?", [sha256])
+        db.conn.execute(
+            """DELETE FROM sources WHERE kind = 'witness'
+               AND id NOT IN (SELECT source FROM witness_captures)"""
+        )
 
 
 def update_store(
@@ -61,17 +76,19 @@ def update_store(
 ) -> UpdateReport:
     """Ingest new captures (and the catalogue's gaps), then the witnesses (checked against
     those releases), then align whatever releases are new or stale, then name the releases
-    and match the official explanations to the changes."""
-    report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
-    store_capture_differences(db)
-    gap_warnings = store_gaps(db, load_gaps(CATALOGUE_FILE))
-    report.releases.warnings.extend((CATALOGUE_FILE.name, w) for w in gap_warnings)
-    report.witnesses = ingest_witnesses(db, captures_dir)
-    report.releases.failed.extend(report.witnesses.pop("failed"))
-    report.lineage = build_lineage(db)
-    report.names = store_release_names(db)
-    report.explanations = ingest_explanations(db, captures_dir)
-    report.releases.failed.extend(report.explanations.pop("failed"))
+    and match the official explanations to the changes. One writer at a time: a second one is
+    refused."""
+    with store_writer_lock(db):
+        report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
+        store_capture_differences(db)
+        gap_warnings = store_gaps(db, load_gaps(CATALOGUE_FILE))
+        report.releases.warnings.extend((CATALOGUE_FILE.name, w) for w in gap_warnings)
+        report.witnesses = ingest_witnesses(db, captures_dir)
+        report.releases.failed.extend(report.witnesses.pop("failed"))
+        report.lineage = build_lineage(db)
+        report.names = store_release_names(db)
+        report.explanations = ingest_explanations(db, captures_dir)
+        report.releases.failed.extend(report.explanations.pop("failed"))
     return report
 
 
