@@ -479,6 +479,7 @@ def m010_derived_answers(db: Database) -> None:
             old_part_id INTEGER,
             new_part_id INTEGER,
             related_lineages TEXT NOT NULL,
+            unconfirmed INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (release, position)
         );
         CREATE TABLE derived_state (
