@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lineage.answers import compared_with
+from lineage.compare import compared_with
 from renderer.context import Site
 from renderer.examples import scenarios
 
