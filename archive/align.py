@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from archive.normalise import normalise
+from archive.normalise import formatting_key, normalise
 
 ALIGNED_KINDS = ("chapter", "section", "rule", "subrule", "glossary")
 GROUP = {"chapter": "chapter", "section": "section", "rule": "rule", "subrule": "rule"}
@@ -48,8 +48,11 @@ CHANGE_KINDS = (
 )
 WORDING_CHANGES = (REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED, ADDED)
 
-# A rule number quoted in running text: "rule 504", "rule 502.26", "702.34a".
-REFERENCE_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
+# A rule number quoted in running text: "rule 504", "rule 502.26", "702.34a", or a range of
+# them: "601.2e-g", "702.1-702.5" (dashes are "-" once normalised).
+REFERENCE_NUMBER = re.compile(
+    r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?:-(?:\d{3}(?:\.\d+[a-z]?)?|[a-z])(?![\w]))?(?![\w])"
+)
 _WORD = re.compile(r"\w+")
 _TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
 
@@ -58,7 +61,39 @@ MAX_GAP = 24  # longer gaps are not filled: their order says little
 MOVED = 85.0  # token-set similarity for a clause found far from where it was
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
 CONTAINED = 0.7  # share of a clause's words found in another, for splits and merges
+# Share of a split piece's words found among the words its source lost (or of an absorbed
+# clause's words among those its new home gained): the words moved, not just look alike.
+MOVED_WORDS = 0.5
 NEAR = 4  # how many positions around a clause count as its neighbourhood
+HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a heading
+# Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
+# site marks it. Equal texts, formatting-equal texts and term matches are always certain.
+WEAK = 60.0
+FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s|$)", re.DOTALL)
+
+# How each pairing was decided, strongest first (stored with each event as its evidence).
+EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
+SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
+CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
+
+# The 2009 (and 2018) vocabulary folded for similarity only: "in play" is "on the
+# battlefield", "removed from the game" is "exiled", a spell is "played" then "cast", an
+# ability "played" then "activated", "his or her" is "their".
+VOCABULARY = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"\b(?:comes?|came|coming) into play\b", "enters battlefield"),
+        (r"\b(?:enters?|entered|entering) the battlefield\b", "enters battlefield"),
+        (r"\b(?:in|into) play\b", "battlefield"),
+        (r"\b(?:on|onto) the battlefield\b", "battlefield"),
+        (r"\b(?:removed?|removing) from the game\b", "exile"),
+        (r"\bexil(?:e|es|ed|ing)\b", "exile"),
+        (r"\b(?:play|plays|played|playing|cast|casts|casting)\b", "cast"),
+        (r"\b(?:activate|activates|activated|activating)\b", "cast"),
+        (r"\bhis or her\b", "their"),
+        (r"\bhe or she\b", "they"),
+    )
+)
 
 
 @dataclass(slots=True)
@@ -81,6 +116,27 @@ class Clause:
     def group(self) -> str:
         return GROUP[self.kind]
 
+    heading: bool = False  # set from the rest: see `is_heading`
+    pairing: str = ""  # which clauses this one may continue: see `pairing_group`
+
+    def __post_init__(self) -> None:
+        self.heading = is_heading(self.kind, self.normalised)
+        self.pairing = "heading" if self.heading else GROUP[self.kind]
+
+
+def is_heading(kind: str, normalised: str) -> bool:
+    """A chapter, a section, or a rule whose text is only a title ("212.2. Artifacts").
+
+    Headings of any level pair with headings (a rule heading may become a section, a section
+    a chapter), content with content.
+    """
+    if kind in ("chapter", "section"):
+        return True
+    if kind != "rule":
+        return False
+    text = normalised.rstrip()
+    return text.count(" ") < HEADING_WORDS and not text.endswith((".", ":", '"', ")"))
+
 
 @dataclass
 class Alignment:
@@ -92,40 +148,69 @@ class Alignment:
     removed: dict[int, str] = field(default_factory=dict)  # old -> removed | merged
     splits: dict[int, list[int]] = field(default_factory=dict)  # old -> new pieces
     merges: dict[int, list[int]] = field(default_factory=dict)  # new -> old absorbed
+    method: dict[int, str] = field(default_factory=dict)  # new -> how it was paired
+    score: dict[int, float] = field(default_factory=dict)  # new -> evidence that paired it
 
     def counts(self) -> dict[str, int]:
         counts = Counter(self.kinds.values())
         counts.update(self.removed.values())
         return dict(sorted(counts.items()))
 
+    def pair(self, n: int, o: int, similarity: float, method: str, score: float) -> None:
+        self.matches[n] = o
+        self.similarity[n] = round(similarity, 1)
+        self.method[n] = method
+        self.score[n] = round(score, 1)
+
+    def weak(self, n: int) -> bool:
+        """True when the pairing of new clause `n` rests on weak evidence."""
+        if n not in self.matches:
+            return False
+        return self.method.get(n) not in CERTAIN_METHODS and self.score.get(n, 0.0) < WEAK
+
 
 def mask_references(text: str) -> str:
-    """The text with every rule number replaced by `#`.
+    """The text with every rule number (or range of rules) replaced by `#`.
 
-    >>> mask_references('see rule 504.2 and rule 702.34a, "Morph."')
-    'see rule # and rule #, "Morph."'
+    >>> mask_references('see rule 504.2 and rules 702.34a-c, "Morph."')
+    'see rule # and rules #, "Morph."'
     """
     return REFERENCE_NUMBER.sub("#", text)
 
 
 def align(old: list[Clause], new: list[Clause]) -> Alignment:
-    """Classify every clause of `new` against `old` (both in document order)."""
+    """Classify every clause of `new` against `old` (both in document order).
+
+    Equal texts pair first (they are certain); everything else competes in one ranking of
+    candidate pairs by evidence, so that a strong match far away beats a weak one nearby.
+    """
     result = Alignment()
-    _pair_equal(old, new, result, lambda c: c.normalised)
-    _pair_equal(old, new, result, lambda c: mask_references(c.normalised))
+    _pair_equal(old, new, result, lambda c: c.normalised, EQUAL)
+    _pair_equal(old, new, result, lambda c: _formatting_key(c.normalised), SAME_FORMAT)
+    _pair_equal(old, new, result, lambda c: mask_references(c.normalised), SAME_WORDS)
     _pair_equal(
-        old, new, result, lambda c: (c.title or "").lower() if c.kind == "glossary" else None
+        old, new, result, lambda c: (c.title or "").lower() if c.kind == "glossary" else None, SAME_TERM
     )
-    _pair_equal(old, new, result, _bare_term)
+    _pair_equal(old, new, result, _bare_term, SAME_TERM)
     codes = _WordCodes()
-    _pair_similar(old, new, result, codes, STRICT, context_threshold=LOOSE)
-    _pair_similar(old, new, result, codes, LOOSE, context_threshold=WITH_CONTEXT)
-    _pair_by_children(old, new, result)
-    _fill_gaps(old, new, result, codes)
-    _rescue_moved(old, new, result)
+    for _round in range(2):  # the second round sees the context the first one paired
+        _pair_best_first(old, new, result, codes)
+        _pair_by_children(old, new, result)
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
     return result
+
+
+_FORMATTING_KEYS: dict[str, str] = {}
+
+
+def _formatting_key(text: str) -> str:
+    found = _FORMATTING_KEYS.get(text)
+    if found is None:
+        if len(_FORMATTING_KEYS) > 200_000:
+            _FORMATTING_KEYS.clear()
+        found = _FORMATTING_KEYS[text] = formatting_key(text)
+    return found
 
 
 def _bare_term(clause: Clause) -> str | None:
@@ -136,31 +221,44 @@ def _bare_term(clause: Clause) -> str | None:
 
 
 def _pair_equal(
-    old: list[Clause], new: list[Clause], result: Alignment, key: Callable[[Clause], str | None]
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    key: Callable[[Clause], str | None],
+    method: str,
 ) -> None:
-    """Pair clauses whose keys are equal; among equals, the same number first, then order."""
+    """Pair clauses whose keys are equal; among equals, the same number first, then order.
+
+    Headings pair across levels only when the title is unique on both sides: "Zones" (section
+    217) became chapter 4, but "General" heads many rules and is left to their children.
+    """
     taken = set(result.matches.values())
     waiting: dict[tuple[str, str | None], list[int]] = defaultdict(list)
     for index, clause in enumerate(old):
         if index not in taken:
-            waiting[(GROUP[clause.kind], key(clause))].append(index)
+            waiting[(clause.pairing, key(clause))].append(index)
     buckets: dict[tuple[str, str | None], list[int]] = defaultdict(list)
     for index, clause in enumerate(new):
         if index not in result.matches:
-            bucket = (GROUP[clause.kind], key(clause))
+            bucket = (clause.pairing, key(clause))
             if bucket in waiting:
                 buckets[bucket].append(index)
     for bucket, new_indices in buckets.items():
         if bucket[1] is None:
             continue
-        for n, o in _pair_in_order(old, new, waiting[bucket], new_indices):
-            result.matches[n] = o
-            result.similarity[n] = 100.0
+        olds = waiting[bucket]
+        if bucket[0] == "heading" and (len(olds) > 1 or len(new_indices) > 1):
+            olds = [o for o in olds if old[o].kind in {new[n].kind for n in new_indices}]
+        for n, o in _pair_in_order(old, new, olds, new_indices):
+            if old[o].kind == new[n].kind or (len(olds) == 1 and len(new_indices) == 1):
+                result.pair(n, o, 100.0, method, 100.0)
 
 
 def _pair_in_order(
     old: list[Clause], new: list[Clause], olds: list[int], news: list[int]
 ) -> Iterable[tuple[int, int]]:
+    if not olds:
+        return
     if len(olds) == 1 and len(news) == 1:
         yield news[0], olds[0]
         return
@@ -179,11 +277,23 @@ def _pair_in_order(
 
 
 class _WordCodes:
-    """Each distinct word becomes one character, so similarity counts words, not letters."""
+    """Each distinct word becomes one character, so similarity counts words, not letters.
+
+    The text is first folded to one vocabulary (`VOCABULARY`): a clause that only says
+    "battlefield" where it said "in play" keeps most of its similarity.
+    """
 
     def __init__(self) -> None:
         self.codes: dict[str, str] = {}
         self.done: dict[str, str] = {}
+        self.spaced_done: dict[str, str] = {}
+
+    def spaced(self, text: str) -> str:
+        """The codes separated by spaces, for scorers that compare sets of words."""
+        found = self.spaced_done.get(text)
+        if found is None:
+            found = self.spaced_done[text] = " ".join(self.encode(text))
+        return found
 
     def encode(self, text: str) -> str:
         found = self.done.get(text)
@@ -192,8 +302,11 @@ class _WordCodes:
         return found
 
     def _encode(self, text: str) -> str:
+        folded = text.lower()
+        for pattern, replacement in VOCABULARY:
+            folded = pattern.sub(replacement, folded)
         out = []
-        for word in _WORD.findall(text.lower()):
+        for word in _WORD.findall(folded):
             code = self.codes.get(word)
             if code is None:
                 code = chr(0x10000 + len(self.codes))
@@ -202,23 +315,42 @@ class _WordCodes:
         return "".join(out)
 
 
-def _pair_similar(
+def _pair_best_first(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
+    """Every candidate pair of the clauses left, ranked by its evidence, taken best first.
+
+    Candidates come from word similarity (helped by context), from clauses found far from
+    where they were (nearly all words of one in the other), and from gaps between paired
+    clauses (the same place under the same parent, where a weak similarity is enough); all
+    compete in one ranking, so a weak positional pair never beats a strong distant one.
+    """
+    taken = set(result.matches.values())
+    context = _Context(old, new, result)
+    candidates: list[tuple[float, float, int, int, str]] = []
+    candidates.extend(_similar_candidates(old, new, result, taken, codes, context))
+    candidates.extend(_moved_candidates(old, new, result, taken, codes, context))
+    candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
+    candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
+    for total, score, n, o, method in candidates:
+        if n not in result.matches and o not in taken:
+            result.pair(n, o, score, method, total)
+            taken.add(o)
+
+
+def _similar_candidates(
     old: list[Clause],
     new: list[Clause],
     result: Alignment,
+    taken: set[int],
     codes: _WordCodes,
-    threshold: float,
-    context_threshold: float,
-) -> None:
-    """Greedy best-first pairing of the clauses left, by word similarity plus context."""
-    taken = set(result.matches.values())
-    candidates: list[tuple[float, float, int, int]] = []
+    context: _Context,
+) -> Iterable[tuple[float, float, int, int, str]]:
     olds_of, news_of = defaultdict(list), defaultdict(list)
     for o in (i for i in range(len(old)) if i not in taken):
-        olds_of[old[o].group].append(o)
+        olds_of[old[o].pairing].append(o)
     for n in (i for i in range(len(new)) if i not in result.matches):
-        news_of[new[n].group].append(n)
-    context = _Context(old, new, result)
+        news_of[new[n].pairing].append(n)
     for group, news in news_of.items():
         olds = olds_of.get(group)
         if not olds:
@@ -227,24 +359,81 @@ def _pair_similar(
         for n in news:
             query = codes.encode(new[n].normalised)
             found = process.extract(
-                query, choices, scorer=fuzz.ratio, limit=6, score_cutoff=context_threshold
+                query, choices, scorer=fuzz.ratio, limit=6, score_cutoff=WITH_CONTEXT
             )
             for _choice, score, position in found:
                 o = olds[position]
-                bonus = context.bonus(o, n)
-                if score + bonus >= threshold:
-                    candidates.append((score + bonus, score, n, o))
-    candidates.sort(key=lambda item: (-item[0], item[2], item[3]))
-    for _total, score, n, o in candidates:
-        if n not in result.matches and o not in taken:
-            result.matches[n] = o
-            result.similarity[n] = round(score, 1)
-            taken.add(o)
+                if old[o].kind != new[n].kind and score < STRICT:
+                    continue  # a heading changes level only when its title says so
+                total = score + context.bonus(o, n)
+                if total >= LOOSE:
+                    yield total, score, n, o, SIMILAR
+
+
+def _moved_candidates(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    taken: set[int],
+    codes: _WordCodes,
+    context: _Context,
+) -> Iterable[tuple[float, float, int, int, str]]:
+    """A clause that moved far and changed a little ("you" in a card's text isn't a target
+    -> in an object's text): nearly all words of the shorter one are in the longer one."""
+    olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
+    if not olds:
+        return
+    choices = [codes.spaced(old[o].normalised) for o in olds]
+    for n in (n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])):
+        for _choice, score, position in process.extract(
+            codes.spaced(new[n].normalised),
+            choices,
+            scorer=fuzz.token_set_ratio,
+            limit=3,
+            score_cutoff=MOVED,
+        ):
+            o = olds[position]
+            if old[o].group == new[n].group:
+                yield score + max(0.0, context.bonus(o, n)), score, n, o, MOVED_FAR
+
+
+def _gap_candidates(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    taken: set[int],
+    codes: _WordCodes,
+    context: _Context,
+) -> Iterable[tuple[float, float, int, int, str]]:
+    """After a paired clause, what follows on both sides, in order, as a line diff would.
+
+    A clause rewritten so much that few words survive (504.3 of 2002-10-07) still sits in the
+    same place, after the same clause and under the same parent: a weak similarity is then
+    enough, as long as nothing stronger claims either side.
+    """
+    anchor: int | None = None  # the old clause paired with the last paired new clause
+    step = 0
+    for n in range(len(new)):
+        if n in result.matches:
+            anchor, step = result.matches[n], 0
+            continue
+        if anchor is None:
+            continue
+        step += 1
+        for o in range(anchor + step, min(anchor + step + MAX_GAP, len(old))):
+            if o in taken:
+                break
+            if _fits(old[o], new[n], context.number_map):
+                score = _similarity(old[o], new[n], codes)
+                if score >= IN_GAP:
+                    yield score + context.bonus(o, n) - (o - anchor - step), score, n, o, IN_PLACE
+                    break
 
 
 def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    """A section or rule renamed beyond recognition ("Planar Magic" -> "Planechase") is
-    still the parent of the same children: pair it with where most of them went."""
+    """A heading renamed beyond recognition ("Planar Magic" -> "Planechase") is still the
+    parent of the same children: pair it with the heading where most of them went. A heading
+    is never paired so with a clause of content."""
     taken = set(result.matches.values())
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
     went: dict[str, Counter[str | None]] = defaultdict(Counter)
@@ -254,64 +443,14 @@ def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -
             went[parent][new[n].parent] += 1
     for o, clause in enumerate(old):
         children = went.get(clause.number or "")
-        if o in taken or not children or clause.kind not in ("section", "rule"):
+        if o in taken or not children or not clause.heading:
             continue
         (target, count), total = children.most_common(1)[0], children.total()
         parent_at = index_of.get(target) if target else None
-        if parent_at is None or parent_at in result.matches:
+        if parent_at is None or parent_at in result.matches or not new[parent_at].heading:
             continue
-        if new[parent_at].group == clause.group and count >= 2 and count * 2 > total:
-            result.matches[parent_at] = o
-            result.similarity[parent_at] = 0.0
-            taken.add(o)
-
-
-def _fill_gaps(old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes) -> None:
-    """After a paired clause, pair what follows on both sides, in order, as a line diff would.
-
-    A clause rewritten so much that few words survive (504.3 of 2002-10-07) still sits in the
-    same place, after the same clause and under the same parent: a weak similarity is then
-    enough.
-    """
-    number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
-    taken = set(result.matches.values())
-    anchor: int | None = None  # the old clause paired with the last paired new clause
-    for n in range(len(new)):
-        if n in result.matches:
-            anchor = result.matches[n]
-            continue
-        if anchor is None:
-            continue
-        for o in range(anchor + 1, min(anchor + 1 + MAX_GAP, len(old))):
-            if o in taken:
-                break
-            if _fits(old[o], new[n], number_map, codes):
-                result.matches[n] = o
-                result.similarity[n] = round(_similarity(old[o], new[n], codes), 1)
-                taken.add(o)
-                anchor = o
-                break
-
-
-def _rescue_moved(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    """A clause that moved far and changed a little ("you" in a card's text isn't a target
-    -> in an object's text): nearly all words of the shorter one are in the longer one."""
-    taken = set(result.matches.values())
-    olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
-    if not olds:
-        return
-    choices = [old[o].normalised for o in olds]
-    found = []
-    for n in (n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])):
-        for _choice, score, position in process.extract(
-            new[n].normalised, choices, scorer=fuzz.token_set_ratio, limit=3, score_cutoff=MOVED
-        ):
-            if old[olds[position]].group == new[n].group:
-                found.append((score, n, olds[position]))
-    for score, n, o in sorted(found, key=lambda item: (-item[0], item[1], item[2])):
-        if n not in result.matches and o not in taken:
-            result.matches[n] = o
-            result.similarity[n] = round(score, 1)
+        if count >= 2 and count * 2 > total:
+            result.pair(parent_at, o, 0.0, BY_CHILDREN, 100.0 * count / total)
             taken.add(o)
 
 
@@ -319,12 +458,8 @@ def _long_enough(clause: Clause) -> bool:
     return clause.group == "rule" and clause.normalised.count(" ") >= 5
 
 
-def _fits(
-    old: Clause, new: Clause, number_map: dict[str | None, str | None], codes: _WordCodes
-) -> bool:
-    if old.group != new.group or number_map.get(old.parent) != new.parent:
-        return False
-    return _similarity(old, new, codes) >= IN_GAP
+def _fits(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> bool:
+    return old.pairing == new.pairing and number_map.get(old.parent) == new.parent
 
 
 def _similarity(old: Clause, new: Clause, codes: _WordCodes) -> float:
@@ -338,14 +473,20 @@ class _Context:
         self.old, self.new, self.matches = old, new, result.matches
         self.number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
         self.source_of = {new[n].number: old[o].number for n, o in result.matches.items()}
+        self.parent_of = {clause.number: clause.parent for clause in new}
 
     def bonus(self, o: int, n: int) -> float:
         old, new = self.old[o], self.new[n]
         bonus = 0.0
         # the old parent went where the new clause's parent is, or somewhere else; or the
-        # new parent came from somewhere else
+        # new parent came from somewhere else. A clause that moved one level deeper or
+        # higher (under a heading that became a section) is not penalised.
         if old.parent and old.parent in self.number_map:
-            bonus += 12 if self.number_map[old.parent] == new.parent else -15
+            went = self.number_map[old.parent]
+            if went == new.parent:
+                bonus += 12
+            elif not self._one_level(went, new.parent):
+                bonus -= 15
         elif new.parent and new.parent in self.source_of:
             bonus -= 15
         if self.matches.get(n - 1) == o - 1 or self.matches.get(n + 1) == o + 1:
@@ -353,6 +494,12 @@ class _Context:
         if old.label == new.label:
             bonus += 3
         return bonus
+
+    def _one_level(self, went: str | None, parent: str | None) -> bool:
+        """True when `parent` is just under `went`, or just above it."""
+        if went is None or parent is None:
+            return False
+        return self.parent_of.get(parent) == went or self.parent_of.get(went) == parent
 
 
 def _words(text: str) -> Counter[str]:
@@ -377,30 +524,68 @@ class _LazyWords(dict[int, Counter[str]]):
         return words
 
 
+def _first_sentence(text: str) -> Counter[str]:
+    found = FIRST_SENTENCE.match(text)
+    return _words(found[0] if found else text)
+
+
 def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    """Unpaired new clauses drawn from a nearby old one; unpaired old ones absorbed nearby."""
+    """Unpaired new clauses drawn from a nearby old one; unpaired old ones absorbed nearby.
+
+    A piece must be made of words its source lost (a template clause that looks like a
+    neighbour, "If a permanent has multiple instances of X ...", is no piece of it), and an
+    absorbed clause of words its new home gained. The identity of a split stays with the
+    piece that carries the old clause's first sentence.
+    """
     old_of = result.matches
     new_of = {o: n for n, o in old_of.items()}
     words_old = _LazyWords(old)
     words_new = _LazyWords(new)
     for n in [i for i in range(len(new)) if i not in old_of]:
-        if new[n].group != "rule" or sum(words_new[n].values()) < 4:
+        if new[n].group != "rule" or new[n].heading or sum(words_new[n].values()) < 4:
             continue
         around = {old_of[m] for m in range(n - NEAR, n + NEAR + 1) if m in old_of}
         best = max(around, key=lambda o: _contained(words_new[n], words_old[o]), default=None)
         if best is None or _contained(words_new[n], words_old[best]) < CONTAINED:
             continue
-        if _contained(words_new[n], words_new[new_of[best]]) < 0.5:
+        lost = words_old[best] - words_new[new_of[best]]
+        if _contained(words_new[n], lost) >= MOVED_WORDS:
             result.splits.setdefault(best, []).append(n)
     for o in [i for i in range(len(old)) if i not in new_of]:
-        if old[o].group != "rule" or sum(words_old[o].values()) < 4:
+        if old[o].group != "rule" or old[o].heading or not words_old[o]:
             continue
         around = {new_of[p] for p in range(o - NEAR, o + NEAR + 1) if p in new_of}
         best = max(around, key=lambda n: _contained(words_old[o], words_new[n]), default=None)
         if best is None or _contained(words_old[o], words_new[best]) < CONTAINED:
             continue
-        if _contained(words_old[o], words_old[old_of[best]]) < 0.5:
+        gained = words_new[best] - words_old[old_of[best]]
+        if _contained(words_old[o], gained) >= MOVED_WORDS:
             result.merges.setdefault(best, []).append(o)
+    for o, pieces in result.splits.items():
+        _keep_identity_on_first_sentence(old, new, result, o, pieces, words_new)
+
+
+def _keep_identity_on_first_sentence(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    o: int,
+    pieces: list[int],
+    words_new: _LazyWords,
+) -> None:
+    """Move a split's identity to the piece that carries the old statement, if another does
+    better than the clause paired so far."""
+    kept = next(n for n, source in result.matches.items() if source == o)
+    first = _first_sentence(old[o].normalised)
+    best = max(pieces, key=lambda p: _contained(first, words_new[p]))
+    if _contained(first, words_new[best]) > _contained(first, words_new[kept]) + 0.2:
+        del result.matches[kept]
+        similarity = result.similarity.pop(kept)
+        result.method.pop(kept)
+        result.score.pop(kept)
+        result.pair(best, o, similarity, SIMILAR, 100.0 * _contained(first, words_new[best]))
+        pieces[pieces.index(best)] = kept
+        pieces.sort()
 
 
 def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
@@ -434,6 +619,8 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
         if renumbered:
             return RENUMBERED
         return UNCHANGED if old.version_hash == new.version_hash else FORMATTING
+    if _formatting_key(old.normalised) == _formatting_key(new.normalised):
+        return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
     if _only_references_follow(old.normalised, new.normalised, number_map):
         return RENUMBERED if renumbered else REFERENCE
     return RENUMBERED_REWORDED if renumbered else REWORDED
@@ -447,8 +634,31 @@ def _label_key(clause: Clause) -> str:
 def _only_references_follow(
     old_text: str, new_text: str, number_map: dict[str | None, str | None]
 ) -> bool:
-    """True when the texts differ only in rule numbers, each changed as its rule moved."""
+    """True when the texts differ only in rule numbers, each changed as its rule moved (the
+    two ends of a range each as theirs: "601.2e-g" -> "601.2f-h")."""
     if mask_references(old_text) != mask_references(new_text):
         return False
     pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
-    return all(a == b or number_map.get(a, b) == b for a, b in pairs)
+    for a, b in pairs:
+        if a == b:
+            continue
+        ends = zip(_range_ends(a), _range_ends(b), strict=False)
+        if len(_range_ends(a)) != len(_range_ends(b)):
+            return False
+        if not all(x == y or number_map.get(x, y) == y for x, y in ends):
+            return False
+    return True
+
+
+def _range_ends(reference: str) -> tuple[str, ...]:
+    """The rules a reference names at its ends.
+
+    >>> _range_ends("601.2e-g"), _range_ends("702.1-702.5"), _range_ends("504.2")
+    (('601.2e', '601.2g'), ('702.1', '702.5'), ('504.2',))
+    """
+    start, _dash, end = reference.partition("-")
+    if not end:
+        return (start,)
+    if end.isalpha():
+        return start, start.rstrip("abcdefghijklmnopqrstuvwxyz") + end
+    return start, end

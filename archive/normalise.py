@@ -75,3 +75,30 @@ def normalise(text: str) -> str:
     lines = [_SPACE.sub(" ", line).strip() for line in text.split("\n")]
     text = "\n".join(line for line in lines if line)
     return _SPACE_BEFORE_PUNCTUATION.sub(r"\1", text)
+
+
+# What a capture may lose or mark up without a change of words: `_italic_` markup (2008-2014),
+# U+FFFD where a conversion lost a quote, an apostrophe or a dash, "?" standing for a lost
+# dash, URLs in <angle> or [square] brackets, mana with or without braces, line breaks.
+_MARKUP = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
+_URL_BRACKETS = re.compile(r"[<\[]((?:https?://|www\.)[^\s>\]]+)[>\]]")
+_FONT_MANA_RUN = re.compile(r"(?<![A-Za-z0-9])(?:oc?(?:[0-9]{1,2}|[WUBRGXYZST]))+(?![A-Za-z0-9])")
+_LOST = re.compile(r"[\s'\"\-?{}\ufffd]+")
+
+
+def formatting_key(normalised: str) -> str:
+    """The normalised text less everything a formatting change can touch: two clauses with
+    the same key differ at most in markup, lost characters and typography.
+
+    >>> formatting_key("The _Magic_ game") == formatting_key("The Magic game")
+    True
+    >>> formatting_key("can\ufffdt - ever") == formatting_key("can't ? ever")
+    True
+    >>> formatting_key("Pay o3oUoU.") == formatting_key("Pay {3}{U}{U}.")
+    True
+    >>> formatting_key("his or her") == formatting_key("their")
+    False
+    """
+    text = _FONT_MANA_RUN.sub(lambda m: m[0].replace("oc", "").replace("o", ""), normalised)
+    text = _URL_BRACKETS.sub(r"\1", _MARKUP.sub("", text))
+    return _LOST.sub("", text)
