@@ -11,8 +11,8 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.witnesses import witnesses_for
+from vocabulary.numbers import RULE_NUMBER
 
-RULE_NUMBER = re.compile(r"^(?:\d|\d{3}|\d{3}\.\d+[a-z]*)$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 

@@ -14,10 +14,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 from diff_match_patch import diff_match_patch
 
+from vocabulary.numbers import tokens
+
 # A word (with inner apostrophes, hyphens and dots: "isn't", "face-down", "702.34") or a run
 # of other characters, each with the white space after it; leading white space alone. They
 # cover every character of a text, and cost diff-match-patch one character per word.
-_TOKEN = re.compile(r"\s+|\w+(?:['\u2019.-]\w+)*\s*|[^\w\s]+\s*")
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 _WORDS = re.compile(r"\w+")
 _SURROGATES = range(0xD800, 0xE000)
@@ -25,15 +26,6 @@ _SURROGATES = range(0xD800, 0xE000)
 DELETE, EQUAL, INSERT = -1, 0, 1
 PARALLEL_FROM = 300  # pairs; below this, starting worker processes costs more than it saves
 KNOWN_PAIRS = 20_000  # diffs kept for pairs that come again (site builds, long-lived callers)
-
-
-def tokens(text: str) -> list[str]:
-    """The pieces `word_diff` compares; joined, they are the text again.
-
-    >>> tokens("(see rule 504.2.) Then")
-    ['(', 'see ', 'rule ', '504.2', '.) ', 'Then']
-    """
-    return _TOKEN.findall(text)
 
 
 def _encode(pieces: list[str], codes: dict[str, str], vocabulary: list[str]) -> str:

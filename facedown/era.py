@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from sqlite_utils import Database
 
+from vocabulary.numbers import is_under
+
 # Titles of the rules that carry each mechanic, as the CR prints them.
 SECTION_TITLES = {
     "face-down": ("Face-Down Spells and Permanents", "Face-Down Creatures"),
@@ -78,20 +80,6 @@ class Era:
 @lru_cache(maxsize=512)
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
-
-
-def is_under(number: str, parent: str) -> bool:
-    """Is `number` the clause `parent` or numbered beneath it?
-
-    >>> is_under("702.36b", "702.36"), is_under("702.360", "702.36"), is_under("504.2a", "504")
-    (True, False, True)
-    """
-    if number == parent:
-        return True
-    if not number.startswith(parent):
-        return False
-    rest = number[len(parent) :]
-    return rest.isalpha() if "." in parent else rest.startswith(".")
 
 
 def read_era(db: Database, release: str) -> Era:

@@ -17,6 +17,7 @@ from archive.query import release_in_force
 from archive.worddiff import word_diff
 from facedown.era import Clause, Era, read_era
 from facedown.scenarios import SCENARIOS, Scenario
+from vocabulary.kinds import RENUMBERED_REWORDED
 
 
 def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
@@ -39,13 +40,13 @@ def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
 
 
 def link_lineage(db: Database, records: list[dict[str, Any]]) -> None:
-    """Add `lineage_changes` to changed records: archive.compare's view of the cited rules.
+    """Add `lineage_changes` to changed records: lineage.compare's view of the cited rules.
 
     That view follows clauses through the stored lineages (splits and merges included); it
     is None when the store has no lineages yet, and `rule_change` still tells the story.
     """
-    from archive.compare import diff_releases
     from archive.errors import LookupFailed
+    from lineage.compare import diff_releases
 
     for record in records:
         record["lineage_changes"] = None
@@ -135,7 +136,7 @@ def rule_change(
         elif after is None:
             changes.append(_change("removed", before, None))
         elif before.normalised != after.normalised:
-            kind = "reworded" if before.number == after.number else "renumbered and reworded"
+            kind = "reworded" if before.number == after.number else RENUMBERED_REWORDED
             changes.append(_change(kind, before, after))
         elif before.number != after.number:
             changes.append(_change("renumbered", before, after))

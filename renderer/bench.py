@@ -27,7 +27,7 @@ def _captures_without_newest(captures_dir: Path, target: Path) -> tuple[Path, st
 
 
 def _lineage(db: Any) -> float:
-    from archive.lineage import build_lineage
+    from lineage.store import build_lineage
 
     start = time.perf_counter()
     build_lineage(db)

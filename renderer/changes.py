@@ -1,6 +1,6 @@
 """Changes between a release and the one before it, as the site shows them.
 
-From the lineage events when the store has them (archive.lineage); otherwise a plain
+From the lineage events when the store has them (lineage.store); otherwise a plain
 comparison by number, so the site still builds before lineage exists.
 """
 
@@ -14,20 +14,10 @@ from sqlite_utils import Database
 
 from renderer.environment import clause_anchor
 from renderer.queries import has_table, release_versions
+from vocabulary.kinds import CHANGE_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
-KINDS = (
-    "added",
-    "removed",
-    "reworded",
-    "renumbered+reworded",
-    "renumbered",
-    "split",
-    "merged",
-    "reference",
-    "formatting",
-)
-RENUMBERING_KINDS = {"renumbered", "renumbered+reworded", "split", "merged", "reference"}
+KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)
 
 
 @dataclass
@@ -100,7 +90,7 @@ def _by_number(db: Database, old: str, new: str) -> list[Change]:
 
 
 def counts(found: list[Change]) -> dict[str, int]:
-    tally = {kind: 0 for kind in KINDS}
+    tally: dict[str, int] = {kind.value: 0 for kind in KINDS}
     for change in found:
         tally[change.kind] = tally.get(change.kind, 0) + 1
     return {kind: n for kind, n in tally.items() if n}

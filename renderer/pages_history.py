@@ -1,4 +1,4 @@
-"""Clause history pages, one per lineage (archive.lineage): /history/FIRST_RELEASE/FIRST_NUMBER/.
+"""Clause history pages, one per lineage (lineage.store): /history/FIRST_RELEASE/FIRST_NUMBER/.
 
 Every wording with the releases it was in force and the numbers it had, the word diff from the
 wording before, the events (renumbered, split, merged...), blame (since when the words read as
@@ -25,9 +25,9 @@ from renderer.writer import context_key
 
 
 def build_lineage_if_possible(db: Database) -> dict[str, Any] | None:
-    """Bring the lineage tables up to date (incremental) when archive.lineage exists."""
+    """Bring the lineage tables up to date (incremental) when lineage.store exists."""
     try:
-        from archive.lineage import build_lineage
+        from lineage.store import build_lineage
     except ImportError:
         return None
     return build_lineage(db)

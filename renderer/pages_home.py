@@ -14,10 +14,11 @@ from collections import defaultdict
 from typing import Any
 
 from renderer.context import Site
+from vocabulary.kinds import ADDED, MERGED, REMOVED, RENUMBERED_REWORDED, REWORDED, SPLIT
 
 SECTION_TITLE = "Face-Down Spells and Permanents"
 KEYWORDS = ("Morph", "Megamorph", "Manifest", "Disguise", "Cloak")
-SHOWN_KINDS = {"added", "removed", "reworded", "renumbered+reworded", "split", "merged"}
+SHOWN_KINDS = {ADDED, REMOVED, REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED}
 
 
 def build_home(site: Site) -> None:
@@ -149,7 +150,7 @@ def _texts(site: Site, versions: list[str]) -> dict[str, str]:
 
 def _event_diff(site: Site, h: dict[str, Any], event: dict[str, Any]) -> Any:
     """Word diff of a key clause's rewording at this event (None if its words stayed)."""
-    if event["kind"] not in {"reworded", "renumbered+reworded", "split", "merged"}:
+    if event["kind"] not in {REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED}:
         return None
     words = h["wordings"]
     for i, w in enumerate(words):

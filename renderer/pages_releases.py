@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.changes import RENUMBERING_KINDS, Change, changes, counts
+from renderer.changes import Change, changes, counts
 from renderer.context import Site
 from renderer.fulltext import fulltext_html
 from renderer.queries import part_texts, release_parts
 from renderer.writer import context_key
+from vocabulary.kinds import RENUMBERING_KINDS
 
 
 def build_releases(site: Site) -> None:

@@ -18,18 +18,7 @@ from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.queries import Run, examples, number_runs, texts
 from renderer.writer import context_key
-
-
-def sort_key(number: str) -> tuple[Any, ...]:
-    """Rule numbers in reading order: 100 < 100.1 < 100.1a < 100.2 < 100.10.
-
-    >>> sorted(["100.10", "100.2", "100.1a", "100"], key=sort_key)
-    ['100', '100.1a', '100.2', '100.10']
-    """
-    head, _, tail = number.partition(".")
-    digits = "".join(ch for ch in tail if ch.isdigit())
-    letters = tail[len(digits) :]
-    return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, letters)
+from vocabulary.numbers import sort_key
 
 
 def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:

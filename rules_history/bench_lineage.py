@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from archive.blame import blame
-from archive.compare import diff_releases
 from archive.ingest import ingest_captures
-from archive.lineage import alignments, build_lineage
 from archive.store import open_store
-from archive.trace import trace
+from lineage.blame import blame
+from lineage.compare import diff_releases
+from lineage.store import alignments, build_lineage
+from lineage.trace import trace
 
 DIFF_PAIRS = (
     ("2021-06-09", "2021-07-12"),  # the 2021 shift

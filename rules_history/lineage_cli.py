@@ -13,8 +13,8 @@ from rules_history.options import db_option, json_option, print_json, reports_er
 
 
 def _store(db_file: str | None) -> Database:
-    from archive.lineage import build_lineage
     from archive.store import open_store
+    from lineage.store import build_lineage
 
     db = open_store(db_file)
     build_lineage(db)
@@ -46,8 +46,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     RULE[@DATE] names the clause by its number in the release in force on DATE, such as
     504.2@2008-03-17 (no date: the newest release); the history goes backwards and
     forwards across renumbering, splits and merges."""
-    from archive.trace import split_rule_at
-    from archive.trace import trace as trace_rule
+    from lineage.trace import split_rule_at
+    from lineage.trace import trace as trace_rule
 
     number, when = split_rule_at(rule)
     result = trace_rule(_store(db_file), number, when)
@@ -76,7 +76,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 @reports_errors
 def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """Compare release OLD with release NEW (dates; any two, not only neighbours)."""
-    from archive.compare import diff_releases
+    from lineage.compare import diff_releases
 
     result = diff_releases(_store(db_file), old, new, rule_prefix)
     if as_json:
@@ -98,7 +98,7 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
 @reports_errors
 def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """For each clause of RELEASE (a date), the release its wording dates from."""
-    from archive.blame import blame as blame_release
+    from lineage.blame import blame as blame_release
 
     rows: list[dict[str, Any]] = blame_release(_store(db_file), release, rule_prefix)
     if as_json:

@@ -14,9 +14,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.ingest import IngestReport, ingest_captures
-from archive.lineage import build_lineage
 from archive.witnesses import store_witnesses
 from crawler.witness_captures import witness_documents
+from lineage.store import build_lineage
 
 
 @dataclass

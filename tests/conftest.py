@@ -87,7 +87,7 @@ def small_store(
 @pytest.fixture(scope="session")
 def full_lineage(full_store: Database) -> Database:
     """The full store with the lineages of every release built (a few seconds more)."""
-    from archive.lineage import build_lineage
+    from lineage.store import build_lineage
 
     build_lineage(full_store)
     return full_store
@@ -96,7 +96,7 @@ def full_lineage(full_store: Database) -> Database:
 @pytest.fixture(scope="session")
 def small_lineage(small_store: Database) -> Database:
     """The small store with its lineages built: each release aligned with the one before."""
-    from archive.lineage import build_lineage
+    from lineage.store import build_lineage
 
     build_lineage(small_store)
     return small_store

@@ -6,9 +6,9 @@ import time
 
 from sqlite_utils import Database
 
-from archive.align import Clause, align, kind_of_change, mask_references
-from archive.lineage import load_clauses
 from archive.normalise import normalise
+from lineage.align import Clause, align, kind_of_change, mask_references
+from lineage.store import load_clauses
 
 
 def clause(number: str, text: str, position: int, kind: str = "rule") -> Clause:

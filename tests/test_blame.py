@@ -7,9 +7,9 @@ import re
 import pytest
 from sqlite_utils import Database
 
-from archive.blame import blame
 from archive.errors import LookupFailed
 from archive.manifest import CAPTURES_DIR
+from lineage.blame import blame
 
 CRYSTAL_KEEP = CAPTURES_DIR / "web" / "004_8ea5d1f45091d969.txt"
 DATED = re.compile(r"(504\.\d+) - .*?\[CompRules (\d{4})/(\d{2})/(\d{2})\]")

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from sqlite_utils import Database
 
-from archive.compare import diff_releases
-from archive.trace import trace
+from lineage.compare import diff_releases
+from lineage.trace import trace
 from rules_history.cli import main
 
 

@@ -84,7 +84,7 @@ def test_renumbering_keeps_the_outcome_and_moves_the_cites(records: list[dict[st
     assert one(records, "morph-cost", "2009-05-01")["detail"] == "you may play it face down"
     [change] = cost["rule_change"]
     assert (change["before"], change["after"]) == ("502.26a", "702.34a")
-    assert change["change"] == "renumbered and reworded"  # play -> cast
+    assert change["change"] == "renumbered+reworded"  # play -> cast
 
 
 def with_text(era: Era, number: str, old: str, new: str) -> Era:

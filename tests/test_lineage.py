@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from sqlite_utils import Database
 
-from archive.align import WORDING_CHANGES
-from archive.lineage import build_lineage
+from lineage.store import build_lineage
+from vocabulary.kinds import WORDING_CHANGES
 
 EXPECTED = json.loads((Path(__file__).parent / "data" / "facedown_lineage.json").read_text())
 LINEAGES = EXPECTED["lineages"]

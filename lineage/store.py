@@ -1,6 +1,6 @@
 """Lineages: a stable identity for each clause from its first release to its last, stored.
 
-`build_lineage` aligns each release with the one before it (`archive.align`) and writes
+`build_lineage` aligns each release with the one before it (`lineage.align`) and writes
 `lineages`, `lineage_members` (one row per clause part) and `lineage_events` (one row per
 change: the release, its kind, the numbers before and after, and the lineages that a split
 or a merge links). It is incremental: a release whose alignment `lineage_alignments` records
@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
+from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 
 ALIGN_VERSION = 10  # bump when alignment changes: stored lineages are then rebuilt
 RUN = 8  # releases aligned per task in a worker process

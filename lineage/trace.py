@@ -1,6 +1,6 @@
 """Trace one clause through every release: its numbers and words, across splits and merges.
 
-Reads the lineage tables that `archive.lineage.build_lineage` writes.
+Reads the lineage tables that `lineage.store.build_lineage` writes.
 """
 
 from __future__ import annotations

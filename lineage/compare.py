@@ -14,11 +14,12 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
 from archive.errors import LookupFailed
 from archive.query import canonical_number, resolve_release
-from archive.trace import require_lineage
 from archive.worddiff import word_diffs
+from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
+from lineage.trace import require_lineage
+from vocabulary.numbers import is_under
 
 
 @dataclass
@@ -49,7 +50,7 @@ def diff_releases(
                 before[lineage_id].clause, after[lineage_id].clause, number_map
             )
         if rule_prefix and not any(
-            under(number, rule_prefix) for number in change["old"] + change["new"]
+            is_under(number, rule_prefix) for number in change["old"] + change["new"]
         ):
             continue
         summary[change["kind"]] += 1
@@ -65,18 +66,6 @@ def diff_releases(
         "summary": dict(sorted(summary.items())),
         "changes": changes,
     }
-
-
-def under(number: str, prefix: str) -> bool:
-    """True when `number` is `prefix` or one of its subrules.
-
-    >>> under("504.2a", "504"), under("504.10", "504.1"), under("504.1a", "504.1")
-    (True, False, True)
-    """
-    if number == prefix or len(prefix) == 1 and number[:1] == prefix:
-        return True
-    rest = number[len(prefix) :] if number.startswith(prefix) else ""
-    return rest[:1] == "." if "." not in prefix else rest.isalpha()
 
 
 def _members(db: Database, release: str) -> dict[int, _Member]:

@@ -26,27 +26,23 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from archive.normalise import formatting_key, normalise
+from vocabulary.kinds import (
+    ADDED,
+    FORMATTING,
+    MERGED,
+    REFERENCE,
+    REMOVED,
+    RENUMBERED,
+    RENUMBERED_REWORDED,
+    REWORDED,
+    SPLIT,
+    UNCHANGED,
+)
 
 ALIGNED_KINDS = ("chapter", "section", "rule", "subrule", "glossary")
 GROUP = {"chapter": "chapter", "section": "section", "rule": "rule", "subrule": "rule"}
 GROUP["glossary"] = "glossary"
 
-UNCHANGED, RENUMBERED, REWORDED = "unchanged", "renumbered", "reworded"
-RENUMBERED_REWORDED, SPLIT, MERGED = "renumbered+reworded", "split", "merged"
-ADDED, REMOVED, REFERENCE, FORMATTING = "added", "removed", "reference", "formatting"
-CHANGE_KINDS = (
-    UNCHANGED,
-    RENUMBERED,
-    REWORDED,
-    RENUMBERED_REWORDED,
-    SPLIT,
-    MERGED,
-    ADDED,
-    REMOVED,
-    REFERENCE,
-    FORMATTING,
-)
-WORDING_CHANGES = (REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED, ADDED)
 
 # A rule number quoted in running text: "rule 504", "rule 502.26", "702.34a", or a range of
 # them: "601.2e-g", "702.1-702.5" (dashes are "-" once normalised).

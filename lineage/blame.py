@@ -13,13 +13,13 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.align import WORDING_CHANGES
-from archive.compare import under
 from archive.query import canonical_number, resolve_release
-from archive.trace import require_lineage
+from lineage.trace import require_lineage
+from vocabulary.kinds import FORMATTING, REFERENCE, WORDING_CHANGES
+from vocabulary.numbers import is_under
 
 _WORDING = ", ".join(f"'{kind}'" for kind in WORDING_CHANGES)
-_TEXT = ", ".join(f"'{kind}'" for kind in (*WORDING_CHANGES, "reference", "formatting"))
+_TEXT = ", ".join(f"'{kind}'" for kind in (*WORDING_CHANGES, REFERENCE, FORMATTING))
 
 
 def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[dict[str, Any]]:
@@ -41,7 +41,7 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
     found = [
         {"release": when, **row}
         for row in rows
-        if prefix is None or (row["kind"] != "glossary" and under(row["number"], prefix))
+        if prefix is None or (row["kind"] != "glossary" and is_under(row["number"], prefix))
     ]
     for row in found:
         row["since"] = row["since"] or row["first_release"]
