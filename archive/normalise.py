@@ -79,11 +79,13 @@ def normalise(text: str) -> str:
 
 # What a capture may lose or mark up without a change of words: `_italic_` markup (2008-2014),
 # U+FFFD where a conversion lost a quote, an apostrophe or a dash, "?" standing for a lost
-# dash, URLs in <angle> or [square] brackets, mana with or without braces, line breaks.
+# dash, URLs in <angle> or [square] brackets, runs of font-letter mana, line breaks. Mana
+# braces are words here: "{{3}}" -> "{3}" stays a change of wording.
 _MARKUP = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _URL_BRACKETS = re.compile(r"[<\[]((?:https?://|www\.)[^\s>\]]+)[>\]]")
 _FONT_MANA_RUN = re.compile(r"(?<![A-Za-z0-9])(?:oc?(?:[0-9]{1,2}|[WUBRGXYZST]))+(?![A-Za-z0-9])")
-_LOST = re.compile(r"[\s'\"\-?{}\ufffd]+")
+_FONT_SYMBOL = re.compile(r"oc?([0-9]{1,2}|[WUBRGXYZST])")
+_LOST = re.compile(r"[\s'\"\-?\ufffd]+")
 
 
 def formatting_key(normalised: str) -> str:
@@ -99,6 +101,6 @@ def formatting_key(normalised: str) -> str:
     >>> formatting_key("his or her") == formatting_key("their")
     False
     """
-    text = _FONT_MANA_RUN.sub(lambda m: m[0].replace("oc", "").replace("o", ""), normalised)
+    text = _FONT_MANA_RUN.sub(lambda m: _FONT_SYMBOL.sub(r"{\1}", m[0]), normalised)
     text = _URL_BRACKETS.sub(r"\1", _MARKUP.sub("", text))
     return _LOST.sub("", text)

@@ -309,7 +309,7 @@ GLOSSARY_TERM = re.compile(
     r"(?:,? (?:[A-Z0-9(][\w'’/()+-]*|of|and|or|the|a|an|to|in|on|for|from|with|vs\.))*$"
 )
 MAX_TERM = 50  # characters: the longest term is under 45; a definition line is longer
-SENTENCE_END = ('.', '."', ".”", ".)", ")", '"', "”")
+SENTENCE_END = (".", '."', ".”", ".)", ")", '"', "”")
 
 
 def _ends_sentence(text: str) -> bool:

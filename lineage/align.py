@@ -60,6 +60,7 @@ CONTAINED = 0.7  # share of a clause's words found in another, for splits and me
 # Share of a split piece's words found among the words its source lost (or of an absorbed
 # clause's words among those its new home gained): the words moved, not just look alike.
 MOVED_WORDS = 0.5
+CANDIDATES = 6  # most similar old clauses considered for each new one
 NEAR = 4  # how many positions around a clause count as its neighbourhood
 HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a heading
 # Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
@@ -185,13 +186,17 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     _pair_equal(old, new, result, lambda c: _formatting_key(c.normalised), SAME_FORMAT)
     _pair_equal(old, new, result, lambda c: mask_references(c.normalised), SAME_WORDS)
     _pair_equal(
-        old, new, result, lambda c: (c.title or "").lower() if c.kind == "glossary" else None, SAME_TERM
+        old,
+        new,
+        result,
+        lambda c: (c.title or "").lower() if c.kind == "glossary" else None,
+        SAME_TERM,
     )
     _pair_equal(old, new, result, _bare_term, SAME_TERM)
     codes = _WordCodes()
     for _round in range(2):  # the second round sees the context the first one paired
         _pair_best_first(old, new, result, codes)
-        _pair_by_children(old, new, result)
+        _pair_by_children(old, new, result, codes)
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
     return result
@@ -223,11 +228,9 @@ def _pair_equal(
     key: Callable[[Clause], str | None],
     method: str,
 ) -> None:
-    """Pair clauses whose keys are equal; among equals, the same number first, then order.
-
-    Headings pair across levels only when the title is unique on both sides: "Zones" (section
-    217) became chapter 4, but "General" heads many rules and is left to their children.
-    """
+    """Pair clauses of the same kind whose keys are equal; among equals, the same number
+    first, then order. A heading whose title is not unique ("General") or that changed level
+    ("Zones", section 217, became chapter 4) is left to the evidence of context."""
     taken = set(result.matches.values())
     waiting: dict[tuple[str, str | None], list[int]] = defaultdict(list)
     for index, clause in enumerate(old):
@@ -242,11 +245,12 @@ def _pair_equal(
     for bucket, new_indices in buckets.items():
         if bucket[1] is None:
             continue
-        olds = waiting[bucket]
-        if bucket[0] == "heading" and (len(olds) > 1 or len(new_indices) > 1):
-            olds = [o for o in olds if old[o].kind in {new[n].kind for n in new_indices}]
-        for n, o in _pair_in_order(old, new, olds, new_indices):
-            if old[o].kind == new[n].kind or (len(olds) == 1 and len(new_indices) == 1):
+        if bucket[0] == "heading" and (len(waiting[bucket]) > 1 or len(new_indices) > 1):
+            continue  # "General" heads many sections and rules: context decides which
+        for kind in {new[n].kind for n in new_indices}:
+            olds = [o for o in waiting[bucket] if old[o].kind == kind]
+            news = [n for n in new_indices if new[n].kind == kind]
+            for n, o in _pair_in_order(old, new, olds, news):
                 result.pair(n, o, 100.0, method, 100.0)
 
 
@@ -323,9 +327,10 @@ def _pair_best_first(
     """
     taken = set(result.matches.values())
     context = _Context(old, new, result)
-    candidates: list[tuple[float, float, int, int, str]] = []
-    candidates.extend(_similar_candidates(old, new, result, taken, codes, context))
-    candidates.extend(_moved_candidates(old, new, result, taken, codes, context))
+    candidates = list(_similar_candidates(old, new, result, taken, codes, context))
+    strong = [(n, o) for total, _score, n, o, _method in candidates if total >= MOVED]
+    settled = {o for _n, o in strong} | taken, {n for n, _o in strong}
+    candidates.extend(_moved_candidates(old, new, result, settled, codes, context))
     candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
     for total, score, n, o, method in candidates:
@@ -352,16 +357,19 @@ def _similar_candidates(
         if not olds:
             continue
         choices = [codes.encode(old[i].normalised) for i in olds]
+        # headings are few and their titles repeat ("General"): every one is a candidate
+        limit = len(olds) if group == "heading" else CANDIDATES
         for n in news:
             query = codes.encode(new[n].normalised)
             found = process.extract(
-                query, choices, scorer=fuzz.ratio, limit=6, score_cutoff=WITH_CONTEXT
+                query, choices, scorer=fuzz.ratio, limit=limit, score_cutoff=WITH_CONTEXT
             )
             for _choice, score, position in found:
                 o = olds[position]
-                if old[o].kind != new[n].kind and score < STRICT:
-                    continue  # a heading changes level only when its title says so
-                total = score + context.bonus(o, n)
+                bonus = context.bonus(o, n)
+                if old[o].kind != new[n].kind and (score < STRICT or bonus <= 0):
+                    continue  # a heading changes level when its title and its place say so
+                total = score + bonus
                 if total >= LOOSE:
                     yield total, score, n, o, SIMILAR
 
@@ -370,17 +378,23 @@ def _moved_candidates(
     old: list[Clause],
     new: list[Clause],
     result: Alignment,
-    taken: set[int],
+    exclude: tuple[set[int], set[int]],
     codes: _WordCodes,
     context: _Context,
 ) -> Iterable[tuple[float, float, int, int, str]]:
     """A clause that moved far and changed a little ("you" in a card's text isn't a target
-    -> in an object's text): nearly all words of the shorter one are in the longer one."""
+    -> in an object's text): nearly all words of the shorter one are in the longer one.
+
+    Clauses `settled` by a similar candidate at least as strong are not searched: a moved
+    candidate could hardly beat it.
+    """
+    taken, settled = exclude
     olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
     if not olds:
         return
     choices = [codes.spaced(old[o].normalised) for o in olds]
-    for n in (n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])):
+    news = [n for n in range(len(new)) if n not in result.matches and n not in settled]
+    for n in (n for n in news if _long_enough(new[n])):
         for _choice, score, position in process.extract(
             codes.spaced(new[n].normalised),
             choices,
@@ -426,12 +440,16 @@ def _gap_candidates(
                     break
 
 
-def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -> None:
+def _pair_by_children(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
     """A heading renamed beyond recognition ("Planar Magic" -> "Planechase") is still the
     parent of the same children: pair it with the heading where most of them went. A heading
-    is never paired so with a clause of content."""
+    that went one level up (section 217 "Zones" -> chapter 4) is found through the parents
+    of those headings, when its title agrees. A heading is never paired so with content."""
     taken = set(result.matches.values())
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    parent_of = {clause.number: clause.parent for clause in new}
     went: dict[str, Counter[str | None]] = defaultdict(Counter)
     for n, o in result.matches.items():
         parent = old[o].parent
@@ -441,13 +459,24 @@ def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -
         children = went.get(clause.number or "")
         if o in taken or not children or not clause.heading:
             continue
-        (target, count), total = children.most_common(1)[0], children.total()
-        parent_at = index_of.get(target) if target else None
-        if parent_at is None or parent_at in result.matches or not new[parent_at].heading:
-            continue
-        if count >= 2 and count * 2 > total:
-            result.pair(parent_at, o, 0.0, BY_CHILDREN, 100.0 * count / total)
+        under: Counter[str | None] = Counter()  # children under each new heading, any depth
+        for target, count in children.items():
+            while target is not None:
+                under[target] += count
+                target = parent_of.get(target)
+        total = children.total()
+        for target, count in sorted(under.items(), key=lambda item: -item[1]):
+            at = index_of.get(target) if target else None
+            if count < 2 or count * 2 <= total:
+                break
+            if at is None or at in result.matches or not new[at].heading:
+                continue
+            title = _similarity(clause, new[at], codes)
+            if children[target] * 2 <= total and title < STRICT:
+                continue  # a level up or down: the title must say so too
+            result.pair(at, o, title, BY_CHILDREN, 100.0 * count / total)
             taken.add(o)
+            break
 
 
 def _long_enough(clause: Clause) -> bool:
