@@ -226,3 +226,22 @@ def m003_witnesses(db: Database) -> None:
         CREATE INDEX witnesses_version ON witnesses(archive_version);
         """
     )
+
+
+@migrations()
+def m004_lineage_evidence(db: Database) -> None:
+    """The evidence of each lineage decision, so that a reader knows which links are certain.
+
+    `method`: how the alignment decided (equal, formatting, references, term, similar, moved,
+    gap, children, split-off, absorbed, unpaired); `score`: the evidence it had (word
+    similarity plus context, or the share of words that moved, or for an unpaired clause the
+    best similarity it had to a clause it was not paired with); `weak`: 1 when that is below
+    `lineage.align.WEAK`.
+    """
+    db.executescript(
+        """
+        ALTER TABLE lineage_events ADD COLUMN method TEXT;
+        ALTER TABLE lineage_events ADD COLUMN score REAL;
+        ALTER TABLE lineage_events ADD COLUMN weak INTEGER NOT NULL DEFAULT 0;
+        """
+    )

@@ -71,6 +71,7 @@ FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s|$)", re.DOTALL)
 # How each pairing was decided, strongest first (stored with each event as its evidence).
 EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
 SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
+SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
 CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
 
 # The 2009 (and 2018) vocabulary folded for similarity only: "in play" is "on the
@@ -147,6 +148,11 @@ class Alignment:
     merges: dict[int, list[int]] = field(default_factory=dict)  # new -> old absorbed
     method: dict[int, str] = field(default_factory=dict)  # new -> how it was paired
     score: dict[int, float] = field(default_factory=dict)  # new -> evidence that paired it
+    # the words that moved: split piece (new) or absorbed clause (old) -> share, 0-100
+    moved_words: dict[tuple[str, int], float] = field(default_factory=dict)
+    # the best word similarity each clause had to a clause it was not paired with
+    nearest_new: dict[int, float] = field(default_factory=dict)
+    nearest_old: dict[int, float] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         counts = Counter(self.kinds.values())
@@ -159,11 +165,29 @@ class Alignment:
         self.method[n] = method
         self.score[n] = round(score, 1)
 
-    def weak(self, n: int) -> bool:
-        """True when the pairing of new clause `n` rests on weak evidence."""
-        if n not in self.matches:
-            return False
-        return self.method.get(n) not in CERTAIN_METHODS and self.score.get(n, 0.0) < WEAK
+    def evidence_new(self, n: int) -> tuple[str, float | None, bool]:
+        """How new clause `n` was decided: method, score, and whether that is weak.
+
+        A pairing is weak below `WEAK` (unless the texts were equal); a split piece when
+        under `WEAK` of its words come from what its source lost; an added clause when some
+        old clause was at least `WEAK` similar to it (its predecessor may have been missed).
+        """
+        if ("piece", n) in self.moved_words:
+            share = self.moved_words[("piece", n)]
+            return SPLIT_OFF, share, share < WEAK
+        if n in self.matches:
+            method, score = self.method[n], self.score[n]
+            return method, score, method not in CERTAIN_METHODS and score < WEAK
+        nearest = self.nearest_new.get(n)
+        return UNPAIRED, nearest, nearest is not None and nearest >= WEAK
+
+    def evidence_old(self, o: int) -> tuple[str, float | None, bool]:
+        """How old clause `o`, which does not continue, was decided (see `evidence_new`)."""
+        if ("absorbed", o) in self.moved_words:
+            share = self.moved_words[("absorbed", o)]
+            return ABSORBED, share, share < WEAK
+        nearest = self.nearest_old.get(o)
+        return UNPAIRED, nearest, nearest is not None and nearest >= WEAK
 
 
 def mask_references(text: str) -> str:
@@ -337,6 +361,11 @@ def _pair_best_first(
         if n not in result.matches and o not in taken:
             result.pair(n, o, score, method, total)
             taken.add(o)
+        else:
+            if score > result.nearest_new.get(n, 0.0):
+                result.nearest_new[n] = score
+            if score > result.nearest_old.get(o, 0.0):
+                result.nearest_old[o] = score
 
 
 def _similar_candidates(
@@ -574,8 +603,10 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
         if best is None or _contained(words_new[n], words_old[best]) < CONTAINED:
             continue
         lost = words_old[best] - words_new[new_of[best]]
-        if _contained(words_new[n], lost) >= MOVED_WORDS:
+        share = _contained(words_new[n], lost)
+        if share >= MOVED_WORDS:
             result.splits.setdefault(best, []).append(n)
+            result.moved_words[("piece", n)] = round(100 * share, 1)
     for o in [i for i in range(len(old)) if i not in new_of]:
         if old[o].group != "rule" or old[o].heading or not words_old[o]:
             continue
@@ -584,8 +615,10 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
         if best is None or _contained(words_old[o], words_new[best]) < CONTAINED:
             continue
         gained = words_new[best] - words_old[old_of[best]]
-        if _contained(words_old[o], gained) >= MOVED_WORDS:
+        share = _contained(words_old[o], gained)
+        if share >= MOVED_WORDS:
             result.merges.setdefault(best, []).append(o)
+            result.moved_words[("absorbed", o)] = round(100 * share, 1)
     for o, pieces in result.splits.items():
         _keep_identity_on_first_sentence(old, new, result, o, pieces, words_new)
 
@@ -611,6 +644,7 @@ def _keep_identity_on_first_sentence(
         result.pair(best, o, similarity, SIMILAR, 100.0 * _contained(first, words_new[best]))
         pieces[pieces.index(best)] = kept
         pieces.sort()
+        result.moved_words[("piece", kept)] = result.moved_words.pop(("piece", best))
 
 
 def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:

@@ -27,7 +27,7 @@ from sqlite_utils import Database
 
 from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 
-ALIGN_VERSION = 10  # bump when alignment changes: stored lineages are then rebuilt
+ALIGN_VERSION = 11  # bump when alignment changes: stored lineages are then rebuilt
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
     "CREATE INDEX IF NOT EXISTS lineage_members_lineage ON lineage_members(lineage_id, release)",
@@ -258,8 +258,8 @@ def _store_release(
     )
     db.conn.executemany(
         """INSERT INTO lineage_events (lineage_id, release, kind, old_numbers, new_numbers,
-           old_part_id, new_part_id, related_lineages, similarity)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+           old_part_id, new_part_id, related_lineages, similarity, method, score, weak)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         events,
     )
     return ids
@@ -297,14 +297,16 @@ class _Step:
         elif kind == MERGED and o is not None:
             olds = [o, *alignment.merges[n]]
             related = [self.old_ids[p] for p in alignment.merges[n]]
-        return self._row(self.ids[n], kind, olds, news, related, o, n)
+        row = self._row(self.ids[n], kind, olds, news, related, o, n)
+        return (*row, *self.alignment.evidence_new(n))
 
     def ending(self, o: int, kind: str) -> tuple[Any, ...]:
         """The event row of an old clause that does not continue: removed, or merged."""
         target = self.merged_into.get(o)
         news = [target] if target is not None else []
         related = [self.ids[n] for n in news]
-        return self._row(self.old_ids[o], kind, [o], news, related, o, target)
+        row = self._row(self.old_ids[o], kind, [o], news, related, o, target)
+        return (*row, *self.alignment.evidence_old(o))
 
     def _row(
         self,
