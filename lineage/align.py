@@ -28,6 +28,7 @@ from rapidfuzz import fuzz, process
 from archive.normalise import formatting_key, normalise
 from vocabulary.kinds import (
     ADDED,
+    EXAMPLE,
     FORMATTING,
     MERGED,
     REFERENCE,
@@ -104,6 +105,9 @@ class Clause:
     version_hash: str  # the same exactly when the text is (see `clause_versions`)
     normalised: str
     position: int
+    examples: str = ""  # the normalised text of the rule's examples, one a line
+    heading: bool = False  # set from the rest: see `is_heading`
+    pairing: str = ""  # which clauses this one may continue: see `is_heading`
 
     @property
     def label(self) -> str:
@@ -113,9 +117,6 @@ class Clause:
     @property
     def group(self) -> str:
         return GROUP[self.kind]
-
-    heading: bool = False  # set from the rest: see `is_heading`
-    pairing: str = ""  # which clauses this one may continue: see `pairing_group`
 
     def __post_init__(self) -> None:
         self.heading = is_heading(self.kind, self.normalised)
@@ -218,7 +219,11 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     )
     _pair_equal(old, new, result, _bare_term, SAME_TERM)
     codes = _WordCodes()
-    for _round in range(2):  # the second round sees the context the first one paired
+    # Strong similarities first (they give the context: parents, neighbours), then every
+    # kind of candidate at once, then again with the context the second round paired.
+    _pair_best_first(old, new, result, codes, strong_only=True)
+    _pair_by_children(old, new, result, codes)
+    for _round in range(2):
         _pair_best_first(old, new, result, codes)
         _pair_by_children(old, new, result, codes)
     _find_splits_and_merges(old, new, result)
@@ -266,16 +271,23 @@ def _pair_equal(
             bucket = (clause.pairing, key(clause))
             if bucket in waiting:
                 buckets[bucket].append(index)
-    for bucket, new_indices in buckets.items():
-        if bucket[1] is None:
+    matches, similarity, methods, scores = (
+        result.matches,
+        result.similarity,
+        result.method,
+        result.score,
+    )
+    for (group, value), new_indices in buckets.items():
+        if value is None:
             continue
-        if bucket[0] == "heading" and (len(waiting[bucket]) > 1 or len(new_indices) > 1):
-            continue  # "General" heads many sections and rules: context decides which
-        for kind in {new[n].kind for n in new_indices}:
-            olds = [o for o in waiting[bucket] if old[o].kind == kind]
-            news = [n for n in new_indices if new[n].kind == kind]
-            for n, o in _pair_in_order(old, new, olds, news):
-                result.pair(n, o, 100.0, method, 100.0)
+        olds = waiting[(group, value)]
+        if group == "heading":
+            if len(olds) > 1 or len(new_indices) > 1:
+                continue  # "General" heads many sections and rules: context decides which
+            if old[olds[0]].kind != new[new_indices[0]].kind:
+                continue  # a heading that changed level: its children and title decide
+        for n, o in _pair_in_order(old, new, olds, new_indices):
+            matches[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
 
 
 def _pair_in_order(
@@ -340,7 +352,11 @@ class _WordCodes:
 
 
 def _pair_best_first(
-    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    codes: _WordCodes,
+    strong_only: bool = False,
 ) -> None:
     """Every candidate pair of the clauses left, ranked by its evidence, taken best first.
 
@@ -352,10 +368,13 @@ def _pair_best_first(
     taken = set(result.matches.values())
     context = _Context(old, new, result)
     candidates = list(_similar_candidates(old, new, result, taken, codes, context))
-    strong = [(n, o) for total, _score, n, o, _method in candidates if total >= MOVED]
-    settled = {o for _n, o in strong} | taken, {n for n, _o in strong}
-    candidates.extend(_moved_candidates(old, new, result, settled, codes, context))
-    candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
+    if strong_only:
+        candidates = [candidate for candidate in candidates if candidate[0] >= STRICT]
+    else:
+        strong = [(n, o) for total, _score, n, o, _method in candidates if total >= MOVED]
+        settled = {o for _n, o in strong} | taken, {n for n, _o in strong}
+        candidates.extend(_moved_candidates(old, new, result, settled, codes, context))
+        candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
     for total, score, n, o, method in candidates:
         if n not in result.matches and o not in taken:
@@ -433,7 +452,10 @@ def _moved_candidates(
         ):
             o = olds[position]
             if old[o].group == new[n].group:
-                yield score + max(0.0, context.bonus(o, n)), score, n, o, MOVED_FAR
+                # containment alone flatters a short clause inside a long one: the plain
+                # similarity counts for half
+                evidence = (score + _similarity(old[o], new[n], codes)) / 2
+                yield evidence + context.bonus(o, n), evidence, n, o, MOVED_FAR
 
 
 def _gap_candidates(
@@ -451,21 +473,21 @@ def _gap_candidates(
     enough, as long as nothing stronger claims either side.
     """
     anchor: int | None = None  # the old clause paired with the last paired new clause
-    step = 0
+    anchor_new = 0
     for n in range(len(new)):
         if n in result.matches:
-            anchor, step = result.matches[n], 0
+            anchor, anchor_new = result.matches[n], n
             continue
         if anchor is None:
             continue
-        step += 1
-        for o in range(anchor + step, min(anchor + step + MAX_GAP, len(old))):
+        for o in range(anchor + 1, min(anchor + 1 + MAX_GAP, len(old))):
             if o in taken:
                 break
             if _fits(old[o], new[n], context.number_map):
                 score = _similarity(old[o], new[n], codes)
                 if score >= IN_GAP:
-                    yield score + context.bonus(o, n) - (o - anchor - step), score, n, o, IN_PLACE
+                    off_diagonal = abs((o - anchor) - (n - anchor_new))
+                    yield score + context.bonus(o, n) - off_diagonal, score, n, o, IN_PLACE
                     break
 
 
@@ -638,10 +660,8 @@ def _keep_identity_on_first_sentence(
     best = max(pieces, key=lambda p: _contained(first, words_new[p]))
     if _contained(first, words_new[best]) > _contained(first, words_new[kept]) + 0.2:
         del result.matches[kept]
-        similarity = result.similarity.pop(kept)
-        result.method.pop(kept)
-        result.score.pop(kept)
-        result.pair(best, o, similarity, SIMILAR, 100.0 * _contained(first, words_new[best]))
+        similarity, method = result.similarity.pop(kept), result.method.pop(kept)
+        result.pair(best, o, similarity, method, result.score.pop(kept))
         pieces[pieces.index(best)] = kept
         pieces.sort()
         result.moved_words[("piece", kept)] = result.moved_words.pop(("piece", best))
@@ -660,7 +680,11 @@ def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
             result.kinds[n] = SPLIT
         elif n in result.merges:
             result.kinds[n] = MERGED
-        elif old[o].version_hash == clause.version_hash and old[o].label == clause.label:
+        elif (
+            old[o].version_hash == clause.version_hash
+            and old[o].label == clause.label
+            and old[o].examples == clause.examples
+        ):
             result.kinds[n] = UNCHANGED  # most clauses: decided without looking further
         else:
             result.kinds[n] = kind_of_change(old[o], clause, number_map)
@@ -672,7 +696,23 @@ def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
 
 
 def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> str:
-    """The kind of change from one clause to the clause that continues it."""
+    """The kind of change from one clause to the clause that continues it.
+
+    Examples are part of a rule's wording: when only they changed (one added, removed or
+    reworded), the change is `example`; a change of the rule's own words says more and wins,
+    and so does a renumbering or a reference that followed one.
+    """
+    kind = _kind_of_text_change(old, new, number_map)
+    if kind in (UNCHANGED, FORMATTING) and old.examples != new.examples:
+        if _formatting_key(old.examples) != _formatting_key(new.examples):
+            return EXAMPLE
+        return FORMATTING
+    return kind
+
+
+def _kind_of_text_change(
+    old: Clause, new: Clause, number_map: dict[str | None, str | None]
+) -> str:
     renumbered = _label_key(old) != _label_key(new)
     if old.normalised == new.normalised:
         if renumbered:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
@@ -27,7 +27,8 @@ from sqlite_utils import Database
 
 from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 
-ALIGN_VERSION = 11  # bump when alignment changes: stored lineages are then rebuilt
+ALIGN_VERSION = 11
+EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)  # bump when alignment changes: stored lineages are then rebuilt
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
     "CREATE INDEX IF NOT EXISTS lineage_members_lineage ON lineage_members(lineage_id, release)",
@@ -39,9 +40,11 @@ def load_clauses(db: Database, release: str, words: bool = True) -> list[Clause]
     """The aligned parts of a release's preferred capture, in document order.
 
     Without `words`, only what lineages are written from (ids, kinds, numbers, terms): the
-    process that writes them does not need the text, the workers that align do.
+    process that writes them does not need the text, the workers that align do. With them,
+    each rule carries the normalised text of its examples (they are part of its wording).
     """
-    marks = ", ".join("?" for _ in ALIGNED_KINDS)
+    kinds = (*ALIGNED_KINDS, EXAMPLE_PART) if words else ALIGNED_KINDS
+    marks = ", ".join("?" for _ in kinds)
     text = "clause_versions.normalised" if words else "''"
     join = "JOIN clause_versions ON clause_versions.hash = parts.version_hash" if words else ""
     rows = db.execute(
@@ -49,9 +52,26 @@ def load_clauses(db: Database, release: str, words: bool = True) -> list[Clause]
                    parts.version_hash, {text}, parts.position
             FROM releases JOIN parts ON parts.capture_id = releases.capture_id {join}
             WHERE releases.date = ? AND parts.kind IN ({marks}) ORDER BY parts.position""",
-        [release, *ALIGNED_KINDS],
+        [release, *kinds],
     )
-    return [Clause(*row) for row in rows]
+    if not words:
+        return [Clause(*row) for row in rows]
+    return with_examples(rows)
+
+
+def with_examples(rows: Iterable[tuple[Any, ...]]) -> list[Clause]:
+    """Clauses from rows in document order, the text of each example joined to its rule's."""
+    clauses: list[Clause] = []
+    examples: dict[str | None, list[str]] = {}
+    for row in rows:
+        if row[1] == EXAMPLE_PART:
+            examples.setdefault(row[3], []).append(row[6])
+        else:
+            clauses.append(Clause(*row))
+    for clause in clauses:
+        if clause.group == "rule" and clause.number in examples:
+            clause.examples = "\n".join(examples[clause.number])
+    return clauses
 
 
 @dataclass
