@@ -61,7 +61,8 @@ CONTAINED = 0.7  # share of a clause's words found in another, for splits and me
 # Share of a split piece's words found among the words its source lost (or of an absorbed
 # clause's words among those its new home gained): the words moved, not just look alike.
 MOVED_WORDS = 0.5
-CANDIDATES = 6  # most similar old clauses considered for each new one
+MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
+CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
 NEAR = 4  # how many positions around a clause count as its neighbourhood
 HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a heading
 # Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
@@ -220,12 +221,15 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     _pair_equal(old, new, result, _bare_term, SAME_TERM)
     codes = _WordCodes()
     # Strong similarities first (they give the context: parents, neighbours), then every
-    # kind of candidate at once, then again with the context the second round paired.
+    # kind of candidate at once, again while the context found in a round pairs more.
     _pair_best_first(old, new, result, codes, strong_only=True)
     _pair_by_children(old, new, result, codes)
-    for _round in range(2):
+    for _round in range(MAX_ROUNDS):
+        paired = len(result.matches)
         _pair_best_first(old, new, result, codes)
         _pair_by_children(old, new, result, codes)
+        if len(result.matches) == paired:
+            break
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
     return result
@@ -367,7 +371,7 @@ def _pair_best_first(
     """
     taken = set(result.matches.values())
     context = _Context(old, new, result)
-    candidates = list(_similar_candidates(old, new, result, taken, codes, context))
+    candidates = list(_similar_candidates(old, new, result, taken, codes, context, not strong_only))
     if strong_only:
         candidates = [candidate for candidate in candidates if candidate[0] >= STRICT]
     else:
@@ -394,32 +398,55 @@ def _similar_candidates(
     taken: set[int],
     codes: _WordCodes,
     context: _Context,
+    both_ways: bool = True,
 ) -> Iterable[tuple[float, float, int, int, str]]:
+    """The old clauses most similar to each new one (and, `both_ways`, the new clauses most
+    similar to each old one: a clause among many alike is then still found)."""
     olds_of, news_of = defaultdict(list), defaultdict(list)
     for o in (i for i in range(len(old)) if i not in taken):
         olds_of[old[o].pairing].append(o)
     for n in (i for i in range(len(new)) if i not in result.matches):
         news_of[new[n].pairing].append(n)
+    seen: set[tuple[int, int]] = set()
     for group, news in news_of.items():
         olds = olds_of.get(group)
         if not olds:
             continue
-        choices = [codes.encode(old[i].normalised) for i in olds]
-        # headings are few and their titles repeat ("General"): every one is a candidate
-        limit = len(olds) if group == "heading" else CANDIDATES
-        for n in news:
-            query = codes.encode(new[n].normalised)
-            found = process.extract(
-                query, choices, scorer=fuzz.ratio, limit=limit, score_cutoff=WITH_CONTEXT
-            )
-            for _choice, score, position in found:
-                o = olds[position]
-                bonus = context.bonus(o, n)
-                if old[o].kind != new[n].kind and (score < STRICT or bonus <= 0):
-                    continue  # a heading changes level when its title and its place say so
-                total = score + bonus
-                if total >= LOOSE:
-                    yield total, score, n, o, SIMILAR
+        pairs = _most_similar(codes, [old[i] for i in olds], [new[i] for i in news], group)
+        if both_ways:
+            back = _most_similar(codes, [new[i] for i in news], [old[i] for i in olds], group)
+            pairs.extend((q, c, score) for c, q, score in back)
+        for query, choice, score in pairs:
+            n, o = news[query], olds[choice]
+            if (n, o) in seen:
+                continue
+            seen.add((n, o))
+            bonus = context.bonus(o, n)
+            if group == "heading" and old[o].kind != new[n].kind and (score < STRICT or bonus <= 0):
+                continue  # a heading changes level when its title and its place say so
+            total = score + bonus
+            if total >= LOOSE:
+                yield total, score, n, o, SIMILAR
+
+
+def _most_similar(
+    codes: _WordCodes, choices: list[Clause], queries: list[Clause], group: str
+) -> list[tuple[int, int, float]]:
+    """(query, choice, word similarity) for the choices most similar to each query."""
+    encoded = [codes.encode(clause.normalised) for clause in choices]
+    # headings are few and their titles repeat ("General"): every one is a candidate
+    limit = len(choices) if group == "heading" else CANDIDATES
+    found = []
+    for q, clause in enumerate(queries):
+        for _choice, score, c in process.extract(
+            codes.encode(clause.normalised),
+            encoded,
+            scorer=fuzz.ratio,
+            limit=limit,
+            score_cutoff=WITH_CONTEXT,
+        ):
+            found.append((q, c, score))
+    return found
 
 
 def _moved_candidates(
@@ -710,9 +737,7 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
     return kind
 
 
-def _kind_of_text_change(
-    old: Clause, new: Clause, number_map: dict[str | None, str | None]
-) -> str:
+def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> str:
     renumbered = _label_key(old) != _label_key(new)
     if old.normalised == new.normalised:
         if renumbered:
