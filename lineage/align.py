@@ -482,7 +482,9 @@ def _moved_candidates(
                 # containment alone flatters a short clause inside a long one: the plain
                 # similarity counts for half
                 evidence = (score + _similarity(old[o], new[n], codes)) / 2
-                yield evidence + context.bonus(o, n), evidence, n, o, MOVED_FAR
+                total = evidence + context.bonus(o, n)
+                if total >= LOOSE:
+                    yield total, evidence, n, o, MOVED_FAR
 
 
 def _gap_candidates(
