@@ -55,7 +55,8 @@ _TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECAS
 
 STRICT, LOOSE, WITH_CONTEXT = 72.0, 60.0, 45.0  # word-similarity thresholds (0-100)
 MAX_GAP = 24  # longer gaps are not filled: their order says little
-MOVED = 85.0  # token-set similarity for a clause found far from where it was
+MOVED = 85.0  # token-set similarity for a clause found far from where it was, most words kept
+MOVED_LEFT = 70.0  # the same for clauses nothing else claims, its place no evidence against it
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
 CONTAINED = 0.7  # share of a clause's words found in another, for splits and merges
 # Share of a split piece's words found among the words its source lost (or of an absorbed
@@ -74,6 +75,7 @@ FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s|$)", re.DOTALL)
 EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
 SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
 SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
+LEFTOVER = "leftover"
 CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
 
 # The 2009 (and 2018) vocabulary folded for similarity only: "in play" is "on the
@@ -230,6 +232,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
         _pair_by_children(old, new, result, codes)
         if len(result.matches) == paired:
             break
+    _pair_leftovers(old, new, result, codes)
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
     return result
@@ -485,6 +488,40 @@ def _moved_candidates(
                 total = evidence + context.bonus(o, n)
                 if total >= LOOSE:
                     yield total, evidence, n, o, MOVED_FAR
+
+
+def _pair_leftovers(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
+    """Clauses nothing claimed, rewritten as they moved (2009: "Each object has a controller"
+    became part of 108-110): most words of one are in the other, and where the clause sits
+    is no evidence against it, since a reorganisation moves everything."""
+    taken = set(result.matches.values())
+    olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
+    news = [n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])]
+    if not olds or not news:
+        return
+    context = _Context(old, new, result)
+    choices = [codes.spaced(old[o].normalised) for o in olds]
+    candidates = []
+    for n in news:
+        for _choice, score, position in process.extract(
+            codes.spaced(new[n].normalised),
+            choices,
+            scorer=fuzz.token_set_ratio,
+            limit=3,
+            score_cutoff=MOVED_LEFT,
+        ):
+            o = olds[position]
+            evidence = (score + _similarity(old[o], new[n], codes)) / 2
+            total = evidence + max(0.0, context.bonus(o, n))
+            if total >= LOOSE:
+                candidates.append((total, evidence, n, o))
+    candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
+    for total, evidence, n, o in candidates:
+        if n not in result.matches and o not in taken:
+            result.pair(n, o, evidence, LEFTOVER, total)
+            taken.add(o)
 
 
 def _gap_candidates(
