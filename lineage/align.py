@@ -89,6 +89,7 @@ VOCABULARY = tuple(
         (r"\b(?:in|into) play\b", "battlefield"),
         (r"\b(?:on|onto) the battlefield\b", "battlefield"),
         (r"\b(?:removed?|removing) from the game\b", "exile"),
+        (r"\b(?:remove|removes|removing) ((?:\w+ ){1,4})from the game\b", r"exile \1"),
         (r"\bexil(?:e|es|ed|ing)\b", "exile"),
         (r"\b(?:play|plays|played|playing|cast|casts|casting)\b", "cast"),
         (r"\b(?:activate|activates|activated|activating)\b", "cast"),
@@ -481,7 +482,7 @@ def _moved_candidates(
             score_cutoff=MOVED,
         ):
             o = olds[position]
-            if old[o].group == new[n].group:
+            if old[o].pairing == new[n].pairing:
                 # containment alone flatters a short clause inside a long one: the plain
                 # similarity counts for half
                 evidence = (score + _similarity(old[o], new[n], codes)) / 2
@@ -513,6 +514,8 @@ def _pair_leftovers(
             score_cutoff=MOVED_LEFT,
         ):
             o = olds[position]
+            if old[o].pairing != new[n].pairing:
+                continue
             evidence = (score + _similarity(old[o], new[n], codes)) / 2
             total = evidence + max(0.0, context.bonus(o, n))
             if total >= LOOSE:
@@ -785,8 +788,16 @@ def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, 
     if _formatting_key(old.normalised) == _formatting_key(new.normalised):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
     if _only_references_follow(old.normalised, new.normalised, number_map):
-        return RENUMBERED if renumbered else REFERENCE
+        if renumbered:
+            return RENUMBERED
+        # "409.1a-409.1h" -> "409.1a-h": the same rules, written another way
+        return FORMATTING if _same_rules_named(old.normalised, new.normalised) else REFERENCE
     return RENUMBERED_REWORDED if renumbered else REWORDED
+
+
+def _same_rules_named(old_text: str, new_text: str) -> bool:
+    pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
+    return all(_range_ends(a) == _range_ends(b) for a, b in pairs)
 
 
 def _label_key(clause: Clause) -> str:
