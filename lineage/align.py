@@ -80,23 +80,38 @@ CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
 
 # The 2009 (and 2018) vocabulary folded for similarity only: "in play" is "on the
 # battlefield", "removed from the game" is "exiled", a spell is "played" then "cast", an
-# ability "played" then "activated", "his or her" is "their".
-VOCABULARY = tuple(
-    (re.compile(pattern), replacement)
-    for pattern, replacement in (
-        (r"\b(?:comes?|came|coming) into play\b", "enters battlefield"),
-        (r"\b(?:enters?|entered|entering) the battlefield\b", "enters battlefield"),
-        (r"\b(?:in|into) play\b", "battlefield"),
-        (r"\b(?:on|onto) the battlefield\b", "battlefield"),
-        (r"\b(?:removed?|removing) from the game\b", "exile"),
-        (r"\b(?:remove|removes|removing) ((?:\w+ ){1,4})from the game\b", r"exile \1"),
-        (r"\bexil(?:e|es|ed|ing)\b", "exile"),
-        (r"\b(?:play|plays|played|playing|cast|casts|casting)\b", "cast"),
-        (r"\b(?:activate|activates|activated|activating)\b", "cast"),
-        (r"\bhis or her\b", "their"),
-        (r"\bhe or she\b", "they"),
-    )
+# ability "played" then "activated", "his or her" is "their". Phrases first, then words.
+_PHRASES = {
+    "battlefield": ("in play", "into play", "on the battlefield", "onto the battlefield"),
+    "enters battlefield": (
+        "comes into play",
+        "come into play",
+        "came into play",
+        "coming into play",
+        "enters the battlefield",
+        "enter the battlefield",
+        "entered the battlefield",
+        "entering the battlefield",
+    ),
+    "exile": ("removed from the game", "remove from the game", "removing from the game"),
+    "their": ("his or her",),
+    "they": ("he or she",),
+}
+_PHRASE_OF = {phrase: folded for folded, phrases in _PHRASES.items() for phrase in phrases}
+VOCABULARY_PHRASE = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, _PHRASE_OF), key=len, reverse=True)) + r")\b"
 )
+# "Remove target creature from the game": the words between stay.
+VOCABULARY_REMOVE = re.compile(r"\b(?:remove|removes|removing) ((?:\w+ ){1,4})from the game\b")
+# A spell is "played" then "cast", an ability "played" then "activated": one word for all.
+_WORDS = {
+    "cast": (
+        *("play", "plays", "played", "playing", "cast", "casts", "casting"),
+        *("activate", "activates", "activated", "activating"),
+    ),
+    "exile": ("exile", "exiles", "exiled", "exiling"),
+}
+VOCABULARY_WORD = {word: folded for folded, words in _WORDS.items() for word in words}
 
 
 @dataclass(slots=True)
@@ -225,11 +240,12 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     codes = _WordCodes()
     # Strong similarities first (they give the context: parents, neighbours), then every
     # kind of candidate at once, again while the context found in a round pairs more.
-    _pair_best_first(old, new, result, codes, strong_only=True)
+    _pair_best_first(old, new, result, codes)
     _pair_by_children(old, new, result, codes)
+    pool = _Pool()
     for _round in range(MAX_ROUNDS):
         paired = len(result.matches)
-        _pair_best_first(old, new, result, codes)
+        _pair_best_first(old, new, result, codes, pool)
         _pair_by_children(old, new, result, codes)
         if len(result.matches) == paired:
             break
@@ -270,15 +286,16 @@ def _pair_equal(
     ("Zones", section 217, became chapter 4) is left to the evidence of context."""
     taken = set(result.matches.values())
     waiting: dict[tuple[str, str | None], list[int]] = defaultdict(list)
-    for index, clause in enumerate(old):
-        if index not in taken:
-            waiting[(clause.pairing, key(clause))].append(index)
+    for index in (i for i in range(len(old)) if i not in taken) if taken else range(len(old)):
+        clause = old[index]
+        waiting[(clause.pairing, key(clause))].append(index)
     buckets: dict[tuple[str, str | None], list[int]] = defaultdict(list)
-    for index, clause in enumerate(new):
-        if index not in result.matches:
-            bucket = (clause.pairing, key(clause))
-            if bucket in waiting:
-                buckets[bucket].append(index)
+    paired = result.matches
+    for index in (i for i in range(len(new)) if i not in paired) if paired else range(len(new)):
+        clause = new[index]
+        bucket = (clause.pairing, key(clause))
+        if bucket in waiting:
+            buckets[bucket].append(index)
     matches, similarity, methods, scores = (
         result.matches,
         result.similarity,
@@ -320,6 +337,20 @@ def _pair_in_order(
     yield from zip(rest_new, [o for o in olds if o not in used], strict=False)
 
 
+def fold_vocabulary(text: str) -> str:
+    """Lower-case text in one vocabulary, phrase by phrase (words are folded as they are
+    coded).
+
+    >>> fold_vocabulary("it comes into play and is removed from the game")
+    'it enters battlefield and is exile'
+    >>> fold_vocabulary("remove target creature from the game")
+    'exile target creature '
+    """
+    if "from the game" in text:
+        text = VOCABULARY_REMOVE.sub(r"exile \1", text)
+    return VOCABULARY_PHRASE.sub(lambda match: _PHRASE_OF[match[0]], text)
+
+
 class _WordCodes:
     """Each distinct word becomes one character, so similarity counts words, not letters.
 
@@ -346,11 +377,10 @@ class _WordCodes:
         return found
 
     def _encode(self, text: str) -> str:
-        folded = text.lower()
-        for pattern, replacement in VOCABULARY:
-            folded = pattern.sub(replacement, folded)
+        folded = fold_vocabulary(text.lower())
         out = []
         for word in _WORD.findall(folded):
+            word = VOCABULARY_WORD.get(word, word)
             code = self.codes.get(word)
             if code is None:
                 code = chr(0x10000 + len(self.codes))
@@ -359,12 +389,21 @@ class _WordCodes:
         return "".join(out)
 
 
+@dataclass
+class _Pool:
+    """Candidate pairs found by their words, kept across rounds: a round changes the context
+    (and so the ranking), not the words."""
+
+    similar: list[tuple[int, int, float]] | None = None
+    moved: list[tuple[int, int, float]] | None = None
+
+
 def _pair_best_first(
     old: list[Clause],
     new: list[Clause],
     result: Alignment,
     codes: _WordCodes,
-    strong_only: bool = False,
+    pool: _Pool | None = None,
 ) -> None:
     """Every candidate pair of the clauses left, ranked by its evidence, taken best first.
 
@@ -372,16 +411,26 @@ def _pair_best_first(
     where they were (nearly all words of one in the other), and from gaps between paired
     clauses (the same place under the same parent, where a weak similarity is enough); all
     compete in one ranking, so a weak positional pair never beats a strong distant one.
+    Without a `pool`, only strong similarities are taken (the first round).
     """
     taken = set(result.matches.values())
     context = _Context(old, new, result)
-    candidates = list(_similar_candidates(old, new, result, taken, codes, context, not strong_only))
-    if strong_only:
-        candidates = [candidate for candidate in candidates if candidate[0] >= STRICT]
+    if pool is None:
+        raw = _similar_pairs(old, new, result, taken, codes, both_ways=False)
+        candidates = [
+            candidate
+            for candidate in _similar_candidates(old, new, raw, result, taken, context)
+            if candidate[0] >= STRICT
+        ]
     else:
-        strong = [(n, o) for total, _score, n, o, _method in candidates if total >= MOVED]
-        settled = {o for _n, o in strong} | taken, {n for n, _o in strong}
-        candidates.extend(_moved_candidates(old, new, result, settled, codes, context))
+        if pool.similar is None:
+            pool.similar = _similar_pairs(old, new, result, taken, codes)
+        candidates = list(_similar_candidates(old, new, pool.similar, result, taken, context))
+        if pool.moved is None:
+            strong = [(n, o) for total, _score, n, o, _method in candidates if total >= MOVED]
+            settled = {o for _n, o in strong} | taken, {n for n, _o in strong}
+            pool.moved = _moved_pairs(old, new, result, settled, codes)
+        candidates.extend(_moved_candidates(pool.moved, result, taken, context))
         candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
     for total, score, n, o, method in candidates:
@@ -398,20 +447,40 @@ def _pair_best_first(
 def _similar_candidates(
     old: list[Clause],
     new: list[Clause],
+    raw: list[tuple[int, int, float]],
+    result: Alignment,
+    taken: set[int],
+    context: _Context,
+) -> Iterable[tuple[float, float, int, int, str]]:
+    """The similar pairs among the clauses left, each with its context."""
+    for n, o, score in raw:
+        if n in result.matches or o in taken:
+            continue
+        bonus = context.bonus(o, n)
+        if old[o].heading and old[o].kind != new[n].kind and (score < STRICT or bonus <= 0):
+            continue  # a heading changes level when its title and its place say so
+        total = score + bonus
+        if total >= LOOSE:
+            yield total, score, n, o, SIMILAR
+
+
+def _similar_pairs(
+    old: list[Clause],
+    new: list[Clause],
     result: Alignment,
     taken: set[int],
     codes: _WordCodes,
-    context: _Context,
     both_ways: bool = True,
-) -> Iterable[tuple[float, float, int, int, str]]:
-    """The old clauses most similar to each new one (and, `both_ways`, the new clauses most
-    similar to each old one: a clause among many alike is then still found)."""
+) -> list[tuple[int, int, float]]:
+    """(new, old, word similarity): the old clauses most similar to each new one (and,
+    `both_ways`, the new clauses most similar to each old one: a clause among many alike is
+    then still found)."""
     olds_of, news_of = defaultdict(list), defaultdict(list)
     for o in (i for i in range(len(old)) if i not in taken):
         olds_of[old[o].pairing].append(o)
     for n in (i for i in range(len(new)) if i not in result.matches):
         news_of[new[n].pairing].append(n)
-    seen: set[tuple[int, int]] = set()
+    found: dict[tuple[int, int], float] = {}
     for group, news in news_of.items():
         olds = olds_of.get(group)
         if not olds:
@@ -421,16 +490,8 @@ def _similar_candidates(
             back = _most_similar(codes, [new[i] for i in news], [old[i] for i in olds], group)
             pairs.extend((q, c, score) for c, q, score in back)
         for query, choice, score in pairs:
-            n, o = news[query], olds[choice]
-            if (n, o) in seen:
-                continue
-            seen.add((n, o))
-            bonus = context.bonus(o, n)
-            if group == "heading" and old[o].kind != new[n].kind and (score < STRICT or bonus <= 0):
-                continue  # a heading changes level when its title and its place say so
-            total = score + bonus
-            if total >= LOOSE:
-                yield total, score, n, o, SIMILAR
+            found[(news[query], olds[choice])] = score
+    return [(n, o, score) for (n, o), score in found.items()]
 
 
 def _most_similar(
@@ -453,16 +514,17 @@ def _most_similar(
     return found
 
 
-def _moved_candidates(
+def _moved_pairs(
     old: list[Clause],
     new: list[Clause],
     result: Alignment,
     exclude: tuple[set[int], set[int]],
     codes: _WordCodes,
-    context: _Context,
-) -> Iterable[tuple[float, float, int, int, str]]:
-    """A clause that moved far and changed a little ("you" in a card's text isn't a target
-    -> in an object's text): nearly all words of the shorter one are in the longer one.
+) -> list[tuple[int, int, float]]:
+    """(new, old, evidence) for clauses that moved far and changed a little ("you" in a
+    card's text isn't a target -> in an object's text): nearly all words of the shorter one
+    are in the longer one. Containment alone flatters a short clause inside a long one, so
+    the plain similarity counts for half of the evidence.
 
     Clauses `settled` by a similar candidate at least as strong are not searched: a moved
     candidate could hardly beat it.
@@ -470,9 +532,10 @@ def _moved_candidates(
     taken, settled = exclude
     olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
     if not olds:
-        return
+        return []
     choices = [codes.spaced(old[o].normalised) for o in olds]
     news = [n for n in range(len(new)) if n not in result.matches and n not in settled]
+    found = []
     for n in (n for n in news if _long_enough(new[n])):
         for _choice, score, position in process.extract(
             codes.spaced(new[n].normalised),
@@ -483,12 +546,19 @@ def _moved_candidates(
         ):
             o = olds[position]
             if old[o].pairing == new[n].pairing:
-                # containment alone flatters a short clause inside a long one: the plain
-                # similarity counts for half
-                evidence = (score + _similarity(old[o], new[n], codes)) / 2
-                total = evidence + context.bonus(o, n)
-                if total >= LOOSE:
-                    yield total, evidence, n, o, MOVED_FAR
+                found.append((n, o, (score + _similarity(old[o], new[n], codes)) / 2))
+    return found
+
+
+def _moved_candidates(
+    raw: list[tuple[int, int, float]], result: Alignment, taken: set[int], context: _Context
+) -> Iterable[tuple[float, float, int, int, str]]:
+    for n, o, evidence in raw:
+        if n in result.matches or o in taken:
+            continue
+        total = evidence + context.bonus(o, n)
+        if total >= LOOSE:
+            yield total, evidence, n, o, MOVED_FAR
 
 
 def _pair_leftovers(
