@@ -101,6 +101,15 @@ def formatting_key(normalised: str) -> str:
     >>> formatting_key("his or her") == formatting_key("their")
     False
     """
+    return _LOST.sub("", fold_markup(normalised))
+
+
+def fold_markup(normalised: str) -> str:
+    """The normalised text without markup: `_italics_`, URL brackets, font-letter mana runs
+    (what `formatting_key` folds besides characters and spaces).
+
+    >>> fold_markup("some _Future Sight_ cards; see <www.wizards.com>")
+    'some Future Sight cards; see www.wizards.com'
+    """
     text = _FONT_MANA_RUN.sub(lambda m: _FONT_SYMBOL.sub(r"{\1}", m[0]), normalised)
-    text = _URL_BRACKETS.sub(r"\1", _MARKUP.sub("", text))
-    return _LOST.sub("", text)
+    return _URL_BRACKETS.sub(r"\1", _MARKUP.sub("", text))

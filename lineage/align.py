@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from archive.normalise import formatting_key, normalise
+from archive.normalise import fold_markup, formatting_key, normalise
 from vocabulary.kinds import (
     ADDED,
     EXAMPLE,
@@ -857,11 +857,12 @@ def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, 
         return UNCHANGED if old.version_hash == new.version_hash else FORMATTING
     if _formatting_key(old.normalised) == _formatting_key(new.normalised):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
-    if _only_references_follow(old.normalised, new.normalised, number_map):
+    before, after = fold_markup(old.normalised), fold_markup(new.normalised)
+    if _only_references_follow(before, after, number_map):
         if renumbered:
             return RENUMBERED
         # "409.1a-409.1h" -> "409.1a-h": the same rules, written another way
-        return FORMATTING if _same_rules_named(old.normalised, new.normalised) else REFERENCE
+        return FORMATTING if _same_rules_named(before, after) else REFERENCE
     return RENUMBERED_REWORDED if renumbered else REWORDED
 
 
@@ -871,8 +872,11 @@ def _same_rules_named(old_text: str, new_text: str) -> bool:
 
 
 def _label_key(clause: Clause) -> str:
-    """A glossary term compares in its normalised form: 'Isn’t' is "Isn't"."""
-    return normalise(clause.label) if clause.kind == "glossary" else clause.label
+    """A glossary term compares in its normalised form, markup folded: 'Isn’t' is "Isn't",
+    "Planar _Magic_" is "Planar Magic"."""
+    if clause.kind != "glossary":
+        return clause.label
+    return _formatting_key(normalise(clause.label))
 
 
 def _only_references_follow(
