@@ -64,6 +64,8 @@ CONTAINED = 0.7  # share of a clause's words found in another, for splits and me
 MOVED_WORDS = 0.5
 MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
 CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
+RARE_WORD = 40  # a word that more clauses lost or gained tells nothing about which one
+SHARING = 3  # clauses sharing the most rare words, looked at anywhere in the release
 NEAR = 4  # how many positions around a clause count as its neighbourhood
 HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a heading
 # Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
@@ -745,43 +747,79 @@ def _first_sentence(text: str) -> Counter[str]:
 
 
 def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    """Unpaired new clauses drawn from a nearby old one; unpaired old ones absorbed nearby.
+    """Unpaired new clauses drawn from an old one; unpaired old ones absorbed by a new one.
 
     A piece must be made of words its source lost (a template clause that looks like a
     neighbour, "If a permanent has multiple instances of X ...", is no piece of it), and an
-    absorbed clause of words its new home gained. The identity of a split stays with the
-    piece that carries the old clause's first sentence.
+    absorbed clause of words its new home gained. Sources are looked for near the piece
+    (and the rules those neighbours belong to) and, by the words that moved, anywhere. The
+    identity of a split stays with the piece that carries the old clause's first sentence.
     """
     old_of = result.matches
     new_of = {o: n for n, o in old_of.items()}
     words_old = _LazyWords(old)
     words_new = _LazyWords(new)
+    lost = {o: words_old[o] - words_new[n] for o, n in new_of.items() if old[o].group == "rule"}
+    gained = {n: words_new[n] - words_old[o] for n, o in old_of.items() if new[n].group == "rule"}
+    old_at = {clause.number: o for o, clause in enumerate(old) if clause.number}
+    new_at = {clause.number: n for n, clause in enumerate(new) if clause.number}
     for n in [i for i in range(len(new)) if i not in old_of]:
         if new[n].group != "rule" or new[n].heading or sum(words_new[n].values()) < 4:
             continue
-        around = {old_of[m] for m in range(n - NEAR, n + NEAR + 1) if m in old_of}
-        best = max(around, key=lambda o: _contained(words_new[n], words_old[o]), default=None)
+        around = _around(n, old_of, old, old_at) & lost.keys()
+        best = max(around, key=lambda o: _contained(words_new[n], lost[o]), default=None)
         if best is None or _contained(words_new[n], words_old[best]) < CONTAINED:
             continue
-        lost = words_old[best] - words_new[new_of[best]]
-        share = _contained(words_new[n], lost)
+        share = _contained(words_new[n], lost[best])
         if share >= MOVED_WORDS:
             result.splits.setdefault(best, []).append(n)
             result.moved_words[("piece", n)] = round(100 * share, 1)
     for o in [i for i in range(len(old)) if i not in new_of]:
         if old[o].group != "rule" or old[o].heading or not words_old[o]:
             continue
-        around = {new_of[p] for p in range(o - NEAR, o + NEAR + 1) if p in new_of}
-        best = max(around, key=lambda n: _contained(words_old[o], words_new[n]), default=None)
+        around = _around(o, new_of, new, new_at) & gained.keys()
+        best = max(around, key=lambda n: _contained(words_old[o], gained[n]), default=None)
         if best is None or _contained(words_old[o], words_new[best]) < CONTAINED:
             continue
-        gained = words_new[best] - words_old[old_of[best]]
-        share = _contained(words_old[o], gained)
+        share = _contained(words_old[o], gained[best])
         if share >= MOVED_WORDS:
             result.merges.setdefault(best, []).append(o)
             result.moved_words[("absorbed", o)] = round(100 * share, 1)
+    for pieces in result.splits.values():
+        pieces.sort()
+    for olds in result.merges.values():
+        olds.sort()
     for o, pieces in result.splits.items():
         _keep_identity_on_first_sentence(old, new, result, o, pieces, words_new)
+
+
+def _around(
+    index: int, paired: dict[int, int], other: list[Clause], other_at: dict[str | None, int]
+) -> set[int]:
+    """The clauses of the other release that the neighbours of `index` are paired with, and
+    the rules those belong to (a rule's subrules can push its new piece far from it)."""
+    found = {paired[m] for m in range(index - NEAR, index + NEAR + 1) if m in paired}
+    parents = {other_at.get(other[i].parent) for i in found if other[i].kind == "subrule"}
+    return found | {i for i in parents if i is not None}
+
+
+class _WordIndex:
+    """Which clauses have each word among the words they lost (or gained)."""
+
+    def __init__(self, bags: dict[int, Counter[str]]) -> None:
+        self.having: dict[str, list[int]] = defaultdict(list)
+        for index, bag in bags.items():
+            for word in bag:
+                self.having[word].append(index)
+
+    def sharing(self, words: Counter[str]) -> set[int]:
+        """The few clauses that share most of the rarer of `words`."""
+        tally: Counter[int] = Counter()
+        for word in words:
+            having = self.having.get(word, ())
+            if len(having) <= RARE_WORD:
+                tally.update(having)
+        return {index for index, _count in tally.most_common(SHARING)}
 
 
 def _keep_identity_on_first_sentence(
