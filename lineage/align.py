@@ -791,6 +791,8 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
         olds.sort()
     for o, pieces in result.splits.items():
         _keep_identity_on_first_sentence(old, new, result, o, pieces, words_new)
+    for n, olds in result.merges.items():
+        _keep_merge_identity_on_first_sentence(old, new, result, n, olds, words_old)
 
 
 def _around(
@@ -820,6 +822,26 @@ class _WordIndex:
             if len(having) <= RARE_WORD:
                 tally.update(having)
         return {index for index, _count in tally.most_common(SHARING)}
+
+
+def _keep_merge_identity_on_first_sentence(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    n: int,
+    olds: list[int],
+    words_old: _LazyWords,
+) -> None:
+    """Move a merge's identity to the absorbed clause whose words open the new clause, if
+    one does better than the clause paired so far."""
+    kept = result.matches[n]
+    first = _first_sentence(new[n].normalised)
+    best = max(olds, key=lambda o: _contained(first, words_old[o]))
+    if _contained(first, words_old[best]) > _contained(first, words_old[kept]) + 0.2:
+        result.matches[n] = best
+        olds[olds.index(best)] = kept
+        olds.sort()
+        result.moved_words[("absorbed", kept)] = result.moved_words.pop(("absorbed", best))
 
 
 def _keep_identity_on_first_sentence(

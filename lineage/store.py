@@ -27,8 +27,10 @@ from sqlite_utils import Database
 
 from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 
+# Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
+# records it with the algorithm's sha256 and a test fails when one changes without the other.
 ALIGN_VERSION = 11
-EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)  # bump when alignment changes: stored lineages are then rebuilt
+EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
     "CREATE INDEX IF NOT EXISTS lineage_members_lineage ON lineage_members(lineage_id, release)",

@@ -16,8 +16,8 @@ from lineage.align import (
     WEAK,
     Alignment,
     Clause,
-    _WordCodes,
     _similarity,
+    _WordCodes,
     align,
 )
 from lineage.blame import blame
