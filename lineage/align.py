@@ -796,12 +796,12 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
 
 
 def _around(
-    index: int, paired: dict[int, int], other: list[Clause], other_at: dict[str | None, int]
+    index: int, paired: dict[int, int], other: list[Clause], other_at: dict[str, int]
 ) -> set[int]:
     """The clauses of the other release that the neighbours of `index` are paired with, and
     the rules those belong to (a rule's subrules can push its new piece far from it)."""
     found = {paired[m] for m in range(index - NEAR, index + NEAR + 1) if m in paired}
-    parents = {other_at.get(other[i].parent) for i in found if other[i].kind == "subrule"}
+    parents = {other_at.get(other[i].parent or "") for i in found if other[i].kind == "subrule"}
     return found | {i for i in parents if i is not None}
 
 
