@@ -41,6 +41,8 @@ PARSER_VERSION = 3
 SOURCES = {
     "pit142857/mtg-cr": ("repository", "https://github.com/pit142857/mtg-cr"),
     "xremming/rulesraker": ("repository", "https://github.com/xremming/rulesraker"),
+    "ivancea/MTGRules_Android": ("repository", "https://github.com/ivancea/MTGRules_Android"),
+    "multimeric/VensersJournal": ("repository", "https://github.com/multimeric/VensersJournal"),
 }
 
 

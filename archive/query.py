@@ -10,8 +10,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
+from archive.lookup import find
 from archive.witnesses import witnesses_for
-from vocabulary.numbers import RULE_NUMBER
+from vocabulary.numbers import RULE_NUMBER, is_under
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -91,10 +92,17 @@ class Clause:
         return dict(self.__dict__)
 
 
-def show(db: Database, number: str, as_of: str | None = None) -> dict[str, Any]:
-    """The clause numbered `number` in the release in force on `as_of`, with its examples."""
-    wanted = canonical_number(number)
+def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
+    """The clause `name` designates in the release in force on `as_of`, with its examples.
+
+    `name` is a number, a section or keyword title, or a glossary term (`archive.lookup`); a
+    heading (a chapter, a section, a keyword's rule) comes with everything numbered under it.
+    """
     release = release_in_force(db, as_of)
+    found = find(db, release, name)
+    if found.term is not None:
+        return _show_glossary(db, release, found.term, as_of)
+    wanted = canonical_number(found.number or name)
     rows = list(
         db.query(
             "SELECT * FROM clauses WHERE release = ? AND number = ? ORDER BY position",
@@ -144,6 +152,51 @@ def show(db: Database, number: str, as_of: str | None = None) -> dict[str, Any]:
         "source_url": capture["url"],
         "duplicates": len(rows) - 1,
         "witnesses": witnesses_for(db, release, wanted),
+        "contents": _contents(db, release, wanted) if row["kind"] != "subrule" else [],
+    }
+
+
+def _contents(db: Database, release: str, heading: str) -> list[dict[str, Any]]:
+    """Every clause numbered under `heading` in `release`, in order, each with its examples."""
+    contents: list[dict[str, Any]] = []
+    for row in db.query(
+        """SELECT kind, number, parent, text FROM clauses WHERE release = ?
+           AND kind IN ('section', 'rule', 'subrule', 'example') ORDER BY position""",
+        [release],
+    ):
+        if row["kind"] == "example":
+            if contents and row["parent"] == contents[-1]["number"]:
+                contents[-1]["examples"].append(row["text"])
+        elif row["number"] != heading and is_under(row["number"], heading):
+            contents.append(
+                {"number": row["number"], "kind": row["kind"], "text": row["text"], "examples": []}
+            )
+    return contents
+
+
+def _show_glossary(db: Database, release: str, term: str, as_of: str | None) -> dict[str, Any]:
+    row = next(
+        db.query(
+            "SELECT * FROM clauses WHERE release = ? AND kind = 'glossary' AND title = ?",
+            [release, term],
+        )
+    )
+    return {
+        "release": release,
+        "as_of": as_of,
+        "number": None,
+        "term": term,
+        "kind": "glossary",
+        "title": term,
+        "text": row["text"],
+        "examples": [],
+        "subrules": [],
+        "contents": [],
+        "parent": None,
+        "normalised": row["normalised"],
+        "raw": row["raw"],
+        "line": row["line"],
+        "witnesses": [],
     }
 
 

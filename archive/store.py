@@ -11,6 +11,7 @@ Tables (all readable in Datasette as they are):
 - `parts`: the parts of each capture in order: kind, number, parent, title, and hashes
   into `raw_texts` and `clause_versions`.
 - `clauses` (view): the parts of each release's preferred capture with their text.
+- `release_gaps`: releases known or expected to exist that the archive lacks (`archive/gaps.py`).
 """
 
 from __future__ import annotations
@@ -229,7 +230,30 @@ def m003_witnesses(db: Database) -> None:
 
 
 @migrations()
-def m004_lineage_evidence(db: Database) -> None:
+def m004_release_gaps(db: Database) -> None:
+    """Gaps: releases known or expected to exist that the archive holds no text of.
+
+    Filled from the catalogue's `gap` lines at every ingest (`archive/gaps.py`): the archived
+    releases around the gap, its status, what is known, evidence and sources (JSON lists).
+    """
+    db.executescript(
+        """
+        CREATE TABLE release_gaps (
+            id TEXT PRIMARY KEY,
+            after_release TEXT NOT NULL,
+            before_release TEXT NOT NULL,
+            title TEXT NOT NULL,
+            status TEXT NOT NULL,
+            known TEXT NOT NULL,
+            evidence TEXT NOT NULL DEFAULT '[]',
+            sources TEXT NOT NULL DEFAULT '[]'
+        );
+        """
+    )
+
+
+@migrations()
+def m005_lineage_evidence(db: Database) -> None:
     """The evidence of each lineage decision, so that a reader knows which links are certain.
 
     `method`: how the alignment decided (equal, formatting, references, term, similar, moved,

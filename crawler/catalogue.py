@@ -2,7 +2,9 @@
 
 `catalogue.jsonl` lists every CR release with its original Wizards URL(s) and the witness
 pages (articles, rules sites, wiki revisions, Gatherer rulings). Adding a source is adding a
-line. `build_release_entries` rebuilt the release lines once from the archive's manifest,
+line. Its `gap` lines are the releases the archive lacks (`archive/gaps.py` reads them); the
+crawler passes over them until a URL is found and the gap becomes a `cr` line.
+`build_release_entries` rebuilt the release lines once from the archive's manifest,
 pit142857's `url.txt` and rulesraker's metadata; they are data now, edited by hand.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from archive.errors import RulesHistoryError
+from archive.gaps import GAP_KIND
 
 CATALOGUE_FILE = Path(__file__).resolve().parent / "catalogue.jsonl"
 CR_KIND, WITNESS_KIND = "cr", "witness"
@@ -63,6 +66,8 @@ def load_catalogue(path: Path = CATALOGUE_FILE) -> list[Source]:
     seen: set[str] = set()
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if f'"kind": "{GAP_KIND}"' in line:  # a release the archive lacks: nothing to fetch
             continue
         try:
             source = Source.from_line(json.loads(line))
@@ -169,10 +174,16 @@ def build_release_entries(captures_dir: Path) -> list[dict[str, Any]]:
         for d in sorted(urls)
     ]
     originals = {e["date"]: e.get("original_url") for e in manifest if e.get("preferred")}
+    derived = {e["date"] for e in manifest if e.get("preferred") and e.get("role") == "derived"}
     for line in lines:
         original = originals.get(line["release"]) or ""
         if original and not original.endswith(".txt"):
             line["notes"] = f"the Wizards original is {original}; this text is derived from it"
+        elif line["release"] in derived:
+            line["notes"] = (
+                "only a derived copy is known (re-extracted text, not the official file);"
+                " no Wizards URL of it is known"
+            )
     return lines
 
 

@@ -1,8 +1,9 @@
 """Static assets copied into the site under content-hashed names (cache busting).
 
-`site/static/*` is copied as `static/<stem>.<hash8><suffix>`; diff-match-patch comes from the
-npm package (`npm ci` puts it in node_modules/) and is wrapped so it runs in a browser without
-a module loader. Templates get the URLs through the `asset()` global.
+`site/static/*` is copied as `static/<stem>.<hash8><suffix>`; diff-match-patch is the npm
+package's file as vendored in `site/vendor/` (`npm run vendor` refreshes it from
+node_modules/, a test keeps the two equal), wrapped so it runs in a browser without a module
+loader. Templates get the URLs through the `asset()` global.
 """
 
 from __future__ import annotations
@@ -11,23 +12,20 @@ import hashlib
 from pathlib import Path
 
 from renderer.errors import SiteBuildError
+from renderer.site_files import site_folder
 
-ROOT = Path(__file__).resolve().parent.parent
-STATIC_DIR = ROOT / "site" / "static"
-DMP_JS = ROOT / "node_modules" / "diff-match-patch" / "index.js"
+DMP_FILE = Path("vendor") / "diff-match-patch.js"  # site/vendor/, from the npm package
 
 
 def short_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:8]
 
 
-def bundled_dmp(source: Path = DMP_JS) -> bytes:
+def bundled_dmp(source: Path | None = None) -> bytes:
     """diff-match-patch's CommonJS file wrapped to define `window.diff_match_patch`."""
-    if not source.exists():
-        raise SiteBuildError(
-            f"{source} is missing: run `npm ci` in the repository first (it installs the"
-            " diff-match-patch package that the compare page bundles)"
-        )
+    source = source or site_folder() / DMP_FILE
+    if not source.is_file():
+        raise SiteBuildError(f"{source} is missing: reinstall rules-history")
     body = source.read_bytes()
     return (
         b"/* diff-match-patch from npm, Apache-2.0, bundled at build time */\n"
@@ -37,8 +35,9 @@ def bundled_dmp(source: Path = DMP_JS) -> bytes:
     )
 
 
-def asset_sources(static_dir: Path = STATIC_DIR) -> dict[str, bytes]:
+def asset_sources(static_dir: Path | None = None) -> dict[str, bytes]:
     """Logical name -> bytes of every asset the site ships."""
+    static_dir = static_dir or site_folder() / "static"
     sources = {
         path.name: path.read_bytes() for path in sorted(static_dir.iterdir()) if path.is_file()
     }

@@ -10,8 +10,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from renderer.site_files import site_folder
+
 RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
-TEMPLATES = Path(__file__).resolve().parent.parent / "site" / "templates"
 
 
 def long_date(iso: str | None) -> str:
@@ -50,9 +51,9 @@ def diff_html(ops: list[tuple[int, str]] | None) -> Markup:
     return Markup("".join(out))
 
 
-def make_environment(asset_urls: dict[str, str], templates: Path = TEMPLATES) -> Environment:
+def make_environment(asset_urls: dict[str, str], templates: Path | None = None) -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(templates)),
+        loader=FileSystemLoader(str(templates or site_folder() / "templates")),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from archive.gaps import stored_gaps
 from renderer.changes import Change, changes, counts
 from renderer.context import Site
 from renderer.fulltext import fulltext_html
@@ -19,6 +20,7 @@ def build_releases(site: Site) -> None:
         previous = rows[i - 1]["date"] if i else None
         by_release[row["date"]] = changes(site.db, previous, row["date"])
     site.changes = by_release
+    gaps = stored_gaps(site.db)
     listing = [
         {
             **row,
@@ -27,18 +29,46 @@ def build_releases(site: Site) -> None:
         }
         for i, row in enumerate(rows)
     ]
-    site.page("releases/index.html", "releases.html", title="Releases", rows=listing)
+    site.page(
+        "releases/index.html",
+        "releases.html",
+        title="Releases",
+        rows=listing,
+        entries=_with_gaps(listing, gaps),
+        gaps=gaps,
+        archived=[row["date"] for row in rows],  # gaps link only to releases in the store
+    )
     for i, row in enumerate(rows):
         previous = rows[i - 1] if i else None
         following = rows[i + 1] if i + 1 < len(rows) else None
-        _release_page(site, row, previous, following, by_release[row["date"]])
+        spanned = _spanned(gaps, previous, row)
+        _release_page(site, row, previous, following, by_release[row["date"]], spanned)
         if previous:
-            _diff_page(site, previous, row, by_release[row["date"]])
+            _diff_page(site, previous, row, by_release[row["date"]], spanned)
     _renumbering_pages(site, by_release)
 
 
+def _with_gaps(listing: list[dict[str, Any]], gaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Releases and gaps in date order, each gap right after the release it follows."""
+    entries = [{"kind": "release", "sort": (row["date"], 0), **row} for row in listing]
+    entries += [{"kind": "gap", "sort": (gap["after"], 1), **gap} for gap in gaps]
+    return sorted(entries, key=lambda entry: entry["sort"])
+
+
+def _spanned(gaps: list[dict[str, Any]], previous: Any, row: dict[str, Any]) -> list[dict]:
+    """The gaps between a release and the one before it."""
+    if not previous:
+        return []
+    return [g for g in gaps if previous["date"] <= g["after"] and g["before"] <= row["date"]]
+
+
 def _release_page(
-    site: Site, row: dict[str, Any], previous: Any, following: Any, found: list[Change]
+    site: Site,
+    row: dict[str, Any],
+    previous: Any,
+    following: Any,
+    found: list[Change],
+    gaps: list[dict[str, Any]],
 ) -> None:
     marks = {c.new_numbers[0]: c.kind for c in found if c.new_numbers}
     key_data = {
@@ -46,6 +76,7 @@ def _release_page(
         "previous": previous and previous["date"],
         "next": following and following["date"],
         "marks": marks,
+        "gaps": gaps,
     }
 
     def context() -> dict[str, Any]:
@@ -63,6 +94,7 @@ def _release_page(
             "changed": [c for c in found if c.kind != "formatting"],
             "renumbered": any(c.renumbers for c in found),
             "marks": marks,
+            "gaps": gaps,
         }
 
     site.lazy_page(
@@ -70,8 +102,14 @@ def _release_page(
     )
 
 
-def _diff_page(site: Site, old: dict[str, Any], new: dict[str, Any], found: list[Change]) -> None:
-    key = context_key([old["sha256"], new["sha256"], [c.__dict__ for c in found]])
+def _diff_page(
+    site: Site,
+    old: dict[str, Any],
+    new: dict[str, Any],
+    found: list[Change],
+    gaps: list[dict[str, Any]],
+) -> None:
+    key = context_key([old["sha256"], new["sha256"], [c.__dict__ for c in found], gaps])
 
     def context() -> dict[str, Any]:
         wanted = {p for c in found for p in (c.old_part, c.new_part) if p}
@@ -112,6 +150,7 @@ def _diff_page(site: Site, old: dict[str, Any], new: dict[str, Any], found: list
             "new": new["date"],
             "counts": counts(found),
             "groups": [(k, groups[k]) for k in order],
+            "gaps": gaps,
         }
 
     site.lazy_page(f"diff/{old['date']}/{new['date']}/index.html", "diff.html", context, key)

@@ -17,18 +17,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from renderer.site_files import site_folder
+
 MANIFEST = ".build-manifest.json"
 OWNED = ("history", "rule", "releases", "diff", "renumbering")
-ROOT = Path(__file__).resolve().parent.parent
+RENDERER = Path(__file__).resolve().parent
 
 
 def code_key() -> str:
     """Hash of everything that shapes pages besides the data: renderer code and site/."""
     digest = hashlib.sha256()
-    for folder in (ROOT / "renderer", ROOT / "site"):
+    for folder in (RENDERER, site_folder()):
         for path in sorted(folder.rglob("*")):
             if path.is_file() and path.suffix in {".py", ".html", ".css", ".js", ".txt"}:
-                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(f"{folder.name}/{path.relative_to(folder)}".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

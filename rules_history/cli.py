@@ -96,18 +96,24 @@ def releases_command(db_file: str | None, as_json: bool) -> None:
 def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> None:
     """Show a rule as it read in the release in force on a date.
 
-    RULE is a number such as 708.2a, 504 or 502.26."""
+    RULE is a number such as 708.2a, 504 or 502.26, a section or keyword title ("morph",
+    "face-down spells and permanents") or a glossary term; a heading shows everything
+    numbered under it."""
     from archive.query import show as show_clause
 
     clause = show_clause(open_store(db_file), rule, as_of)
     if as_json:
         print_json(clause)
         return
-    heading = f"{clause['number']}  ({clause['release']} release)"
-    click.echo(heading)
-    click.echo(clause["title"] or clause["text"])
+    label = clause["number"] or f"Glossary: {clause['term']}"
+    click.echo(f"{label}  ({clause['release']} release)")
+    click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])
     for example in clause["examples"]:
         click.echo(example)
+    for inner in clause["contents"]:
+        click.echo(f"{inner['number']} {inner['text']}")
+        for example in inner["examples"]:
+            click.echo(f"    {example}")
     for witness in clause.get("witnesses", []):
         click.echo(
             f"witness: {witness['source']} quotes the {witness['release']} wording:"

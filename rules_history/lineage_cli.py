@@ -75,15 +75,23 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 @json_option
 @reports_errors
 def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
-    """Compare release OLD with release NEW (dates; any two, not only neighbours)."""
+    """Compare release OLD with release NEW (dates; any two, not only neighbours).
+
+    When a release the archive lacks lies between the two (a gap of the catalogue), the
+    output says so: a `note:` line, and `gaps` in JSON."""
+    from archive.gaps import gap_notice, gaps_between
     from lineage.compare import diff_releases
 
-    result = diff_releases(_store(db_file), old, new, rule_prefix)
+    db = _store(db_file)
+    result = diff_releases(db, old, new, rule_prefix)
+    result["gaps"] = gaps_between(db, result["old"], result["new"])
     if as_json:
         print_json(result)
         return
     counts = ", ".join(f"{kind} {count}" for kind, count in result["summary"].items())
     click.echo(f"{result['old']} -> {result['new']}: {counts or 'no clauses'}")
+    for gap in result["gaps"]:
+        click.echo(f"note: {gap_notice(gap)}")
     for change in result["changes"]:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
         click.echo(f"\n{change['kind']}: {moved}")

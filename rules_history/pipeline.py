@@ -13,8 +13,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.gaps import load_gaps, store_gaps
 from archive.ingest import IngestReport, ingest_captures
 from archive.witnesses import store_witnesses
+from crawler.catalogue import CATALOGUE_FILE
 from crawler.witness_captures import witness_documents
 from lineage.store import build_lineage
 
@@ -45,9 +47,11 @@ def update_store(
     captures_dir: Path,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items,
 ) -> UpdateReport:
-    """Ingest new captures, then the witnesses (checked against those releases), then align
-    whatever releases are new or stale."""
+    """Ingest new captures (and the catalogue's gaps), then the witnesses (checked against
+    those releases), then align whatever releases are new or stale."""
     report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
+    gap_warnings = store_gaps(db, load_gaps(CATALOGUE_FILE))
+    report.releases.warnings.extend((CATALOGUE_FILE.name, w) for w in gap_warnings)
     report.witnesses = ingest_witnesses(db, captures_dir)
     report.releases.failed.extend(report.witnesses.pop("failed"))
     report.lineage = build_lineage(db)

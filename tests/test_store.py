@@ -29,9 +29,9 @@ def table_digest(db) -> dict[str, str]:
 
 def test_every_release_is_in_the_store(full_store):
     dates = [row["date"] for row in full_store.query("SELECT date FROM releases ORDER BY date")]
-    assert len(dates) == 124
-    assert dates[0] == "1999-04-23" and dates[-1] == "2026-01-16"
-    assert full_store["captures"].count == 137
+    assert len(dates) == 135
+    assert dates[0] == "1999-04-23" and dates[-1] == "2026-08-07"
+    assert full_store["captures"].count == 150
 
 
 def test_each_release_is_read_from_its_preferred_capture(full_store):
@@ -45,6 +45,7 @@ def test_each_release_is_read_from_its_preferred_capture(full_store):
     assert rows["2016-08-26"] == "cr/2016-08-26.alt.txt"
     assert rows["2011-09-30"] == "cr/2011-09-30.alt.txt"
     assert rows["2008-05-01"] == "cr/2008-05-01.txt"
+    assert rows["2026-08-07"] == "cr/2026-08-07.upload-2026-08-19.txt"
 
 
 @pytest.mark.parametrize("capture", CAPTURES, ids=lambda c: c.name)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from diff_match_patch import diff_match_patch
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from archive import worddiff
 from archive.worddiff import new_side, old_side, word_diff, word_diffs
+from vocabulary.numbers import tokens
 
 WORDS = st.sampled_from(["play", "cast", "in", "the", "battlefield", "504.2", "707.2", "face-down"])
 SEPARATORS = st.sampled_from([" ", "  ", "\n", ", ", ". ", "-", "\u2014", "'"])
@@ -57,3 +60,43 @@ def test_word_diffs_shortcuts_and_remembered_pairs_match_word_diff() -> None:
     assert first == [word_diff(a, b) for a, b in pairs * 2]
     first[-1].append((0, "x"))  # each caller gets its own list
     assert word_diffs(pairs[-1:]) == [word_diff("a b", "a c")]
+
+
+def _pure_python_units(left: list[str], right: list[str]) -> list[tuple[int, str]]:
+    """The same word diff from diff-match-patch's pure-Python engine alone."""
+    codes: dict[str, str] = {}
+    vocabulary = [""]
+    left_code = worddiff._encode(left, codes, vocabulary)
+    right_code = worddiff._encode(right, codes, vocabulary)
+    engine = diff_match_patch()
+    engine.Diff_Timeout = 0
+    diffs = engine.diff_main(left_code, right_code, False)
+    engine.diff_cleanupSemantic(diffs)
+    return [(op, worddiff._decode(code, vocabulary)) for op, code in diffs]
+
+
+_WORDS = st.sampled_from(
+    ["face-down ", "permanent ", "in ", "play ", "the ", "battlefield ", "504.2", ". ", "2/2 "]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=40), st.lists(_WORDS, min_size=1, max_size=40))
+def test_the_compiled_engine_gives_the_pure_python_engines_diff(left, right):
+    assert worddiff._diff_units(left, right, cleanup=True) == _pure_python_units(left, right)
+
+
+def test_the_compiled_engine_agrees_on_every_change_of_a_real_release_pair(small_lineage):
+    pairs = [
+        (row["a"], row["b"])
+        for row in small_lineage.query(
+            """SELECT old.text AS a, new.text AS b FROM lineage_events e
+               JOIN clauses old ON old.part_id = e.old_part_id
+               JOIN clauses new ON new.part_id = e.new_part_id
+               WHERE e.kind IN ('reworded', 'renumbered+reworded') LIMIT 400"""
+        )
+    ]
+    assert len(pairs) > 50
+    for a, b in pairs:
+        left, right = tokens(a), tokens(b)
+        assert worddiff._diff_units(left, right, cleanup=True) == _pure_python_units(left, right)

@@ -1,0 +1,101 @@
+"""Find a clause by what a reader calls it: a number, a section or keyword title, a glossary term.
+
+Titles are read from the release asked about, never from a fixed table, so "morph" is 502.26
+in 2002, 702.34 in 2008 and 702.37 in 2024. A name that matches nothing gets the nearest
+titles and terms of that release as suggestions.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+from sqlite_utils import Database
+
+from archive.errors import LookupFailed
+from vocabulary.numbers import is_rule_number
+
+SUGGESTIONS = 5  # nearest names offered when a name matches nothing
+SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
+HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a name or number designates in one release."""
+
+    number: str | None  # the clause number, or None for a glossary entry
+    term: str | None  # the glossary term, when the name is one
+    kind: str
+
+
+def fold(text: str) -> str:
+    """A name compared loosely: case, dashes, curly quotes and spacing folded.
+
+    >>> fold("Face-Down  Spells and  Permanents"), fold("“Morph”"), fold("face–down")
+    ('face down spells and permanents', 'morph', 'face down')
+    """
+    text = unicodedata.normalize("NFKC", text).casefold()
+    for dash in "-\u2010\u2011\u2012\u2013\u2014":
+        text = text.replace(dash, " ")
+    text = "".join(ch for ch in text if ch not in "\"'\u2018\u2019\u201c\u201d")
+    return " ".join(text.split())
+
+
+def _is_heading(kind: str, text: str) -> bool:
+    if kind in ("chapter", "section"):
+        return True
+    words = text.split()
+    return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith(".")
+
+
+def _names(db: Database, release: str) -> list[tuple[str, Found]]:
+    """Every name in the release: chapter, section and keyword-rule titles, glossary terms.
+
+    Numbered clauses come before glossary entries, so a keyword wins over its glossary entry."""
+    names: list[tuple[str, Found]] = []
+    glossary: list[tuple[str, Found]] = []
+    rows = db.query(
+        """SELECT kind, number, title, text FROM clauses WHERE release = ?
+           AND kind IN ('chapter', 'section', 'rule', 'glossary') ORDER BY position""",
+        [release],
+    )
+    for row in rows:
+        if row["kind"] == "glossary" and row["title"]:
+            glossary.append((row["title"], Found(None, row["title"], "glossary")))
+        elif row["number"] and _is_heading(row["kind"], row["text"] or ""):
+            name = row["title"] or row["text"]
+            names.append((name.strip(), Found(row["number"], None, row["kind"])))
+    return names + glossary
+
+
+def find(db: Database, release: str, name: str) -> Found:
+    """The clause `name` designates in `release`: a number as it is, else a title or term."""
+    cleaned = name.strip().rstrip(".")
+    if is_rule_number(cleaned):
+        return Found(cleaned, None, "number")
+    names = _names(db, release)
+    wanted = fold(cleaned)
+    for title, found in names:
+        if fold(title) == wanted:
+            return found
+    raise LookupFailed(_nothing_called(cleaned, release, names))
+
+
+def _nothing_called(name: str, release: str, names: list[tuple[str, Found]]) -> str:
+    titles = [title for title, _ in names]
+    near = process.extract(
+        fold(name), [fold(t) for t in titles], scorer=fuzz.WRatio, limit=SUGGESTIONS
+    )
+    offers = []
+    for _folded, score, index in near:
+        if score < SUGGEST_FROM:
+            continue
+        found = names[index][1]
+        where = found.number if found.number else "glossary"
+        offers.append(f"{titles[index]} ({where})")
+    message = f"nothing is called {name!r} in the {release} release"
+    if offers:
+        return f"{message}; did you mean: {', '.join(offers)}?"
+    return f"{message} (give a rule number such as 708.2a, a section or keyword title, or a term)"

@@ -1,0 +1,162 @@
+"""Gaps: the releases the archive lacks are data, listed on the releases page, and every
+diff across one (CLI text and JSON, the /diff/ pages) says so."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import make_captures_dir
+
+from archive.decode import decode_capture
+from archive.gaps import Gap, GapError, gaps_between, load_gaps, store_gaps
+from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
+from archive.parse import parse_release
+from archive.store import open_store
+from crawler.catalogue import CATALOGUE_FILE, load_catalogue
+from renderer.linkcheck import check_site
+from rules_history.cli import main
+
+# Around the 2000 gap, and one pair of neighbours with no gap between them.
+RELEASES = ("1999-11-01", "2001-07-23", "2001-09-24")
+GAPS = load_gaps(CATALOGUE_FILE)
+
+
+def preferred_parts(day: str) -> list:
+    capture = next(c for c in load_manifest() if c.date == day and c.preferred)
+    data = read_capture_bytes(CAPTURES_DIR, capture)
+    return parse_release(decode_capture(data, capture.encoding, capture.file)).parts
+
+
+def test_the_catalogue_lists_the_known_gaps_between_archived_neighbours():
+    assert {gap.id: (gap.after, gap.before, gap.status) for gap in GAPS} == {
+        "gap-2000": ("1999-11-01", "2001-07-23", "expected"),
+        "gap-2005-saviors": ("2005-02-01", "2005-08-01", "possible"),
+    }
+    archived = sorted({c.date for c in load_manifest()})
+    for gap in GAPS:
+        assert gap.known and gap.sources, gap.id
+        # the releases around it are archived neighbours: nothing archived lies inside it
+        assert archived[archived.index(gap.after) + 1] == gap.before, gap.id
+    # the crawler never sees them: there is nothing to fetch until a URL is found
+    assert not [s for s in load_catalogue() if s.id.startswith("gap-")]
+
+
+@pytest.mark.parametrize(
+    "gap, evidence", [(g, e) for g in GAPS for e in g.evidence], ids=lambda x: getattr(x, "id", "")
+)
+def test_each_gaps_evidence_is_in_the_texts(gap: Gap, evidence: dict[str, str]):
+    """A keyword rule first printed after the gap: present in `first_in`, absent before."""
+    assert evidence["first_in"] == gap.before and evidence["absent_from"] == gap.after
+    first = {p.number: p for p in preferred_parts(evidence["first_in"]) if p.number}
+    assert first[evidence["rule"]].text == evidence["text"]
+    before = preferred_parts(evidence["absent_from"])
+    assert not [p for p in before if evidence["text"] in (p.text or "")], evidence
+
+
+@pytest.fixture(scope="module")
+def gap_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Three releases around the 2000 gap, ingested and built by the real CLI."""
+    root = tmp_path_factory.mktemp("gaps")
+    captures = make_captures_dir(root / "captures", RELEASES)
+    db_file, out = root / "rules.db", root / "_site"
+    result = CliRunner().invoke(
+        main,
+        [
+            "build",
+            "--quiet",
+            "--no-search",
+            "--captures",
+            str(captures),
+            "--db",
+            str(db_file),
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    return db_file, out
+
+
+def test_gaps_are_stored_at_ingest(gap_site):
+    db = open_store(gap_site[0])
+    assert [g["id"] for g in gaps_between(db, "1999-11-01", "2001-09-24")] == ["gap-2000"]
+    assert gaps_between(db, "2001-07-23", "2001-09-24") == []
+    spanned = gaps_between(db, "1999-11-01", "2026-08-07")
+    assert [g["id"] for g in spanned] == ["gap-2000", "gap-2005-saviors"]
+    assert spanned[1]["evidence"] == [
+        {"rule": "502.44", "text": "Epic", "first_in": "2005-08-01", "absent_from": "2005-02-01"}
+    ]
+
+
+def test_a_diff_across_a_gap_says_so_in_text_and_json(gap_site):
+    db = ["--db", str(gap_site[0])]
+    runner = CliRunner()
+    text = runner.invoke(main, ["diff", "1999-11-01", "2001-07-23", *db])
+    assert text.exit_code == 0, text.output
+    note = [line for line in text.output.splitlines() if line.startswith("note:")]
+    assert note == [
+        "note: spans a gap in the archive: Releases of 2000 and early 2001 (expected, between"
+        " 1999-11-01 and 2001-07-23): changes listed here may have come in a release the"
+        " archive lacks"
+    ]
+    as_json = json.loads(
+        runner.invoke(main, ["diff", "1999-11-01", "2001-09-24", "--json", *db]).output
+    )
+    assert [g["id"] for g in as_json["gaps"]] == ["gap-2000"]
+    assert as_json["gaps"][0]["evidence"][1]["text"] == "Kicker"
+    no_gap = runner.invoke(main, ["diff", "2001-07-23", "2001-09-24", *db]).output
+    assert "note:" not in no_gap
+    assert (
+        json.loads(runner.invoke(main, ["diff", "2001-07-23", "2001-09-24", "--json", *db]).output)[
+            "gaps"
+        ]
+        == []
+    )
+
+
+def test_the_site_lists_gaps_and_marks_diffs_across_them(gap_site):
+    out = gap_site[1]
+    listing = (out / "releases/index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr(?: class="gap" id="([\w-]+)")?>\s*<th scope="row">(.*?)</th>', listing)
+    # newest first, the gap between the two releases it lies between
+    assert [gap or re.sub("<[^>]+>", "", head) for gap, head in rows] == [
+        "gap-2005-saviors",  # placed by date; its releases are not in this store
+        "2001-09-24",
+        "2001-07-23",
+        "gap-2000",
+        "1999-11-01",
+    ]
+    assert "Releases of 2000 and early 2001" in listing and "Kicker (502.21)" in listing
+    across = (out / "diff/1999-11-01/2001-07-23/index.html").read_text(encoding="utf-8")
+    assert 'class="gap-note"' in across and "A release is missing between 1999-11-01" in across
+    assert 'class="gap-note"' in (out / "releases/2001-07-23/index.html").read_text()
+    assert 'class="gap-note"' not in (out / "diff/2001-07-23/2001-09-24/index.html").read_text()
+    assert 'class="gap-note"' not in (out / "releases/2001-09-24/index.html").read_text()
+    links = check_site(out)  # built without search: only the search page's assets are absent
+    assert links.pages > 100 and not links.external_loads
+    assert [link for _page, link in links.broken if not link.startswith("/pagefind/")] == []
+
+
+def test_a_release_inside_a_gap_is_reported_and_a_bad_line_named(tmp_path, gap_site):
+    db = open_store(gap_site[0])
+    inside = Gap("gap-x", "1999-11-01", "2001-09-24", "A test gap", "possible", "nothing")
+    warnings = store_gaps(db, [inside])
+    assert warnings == [
+        "gap gap-x: release 2001-07-23 lies inside it; update or remove its line in the catalogue"
+    ]
+    store_gaps(db, GAPS)  # the catalogue's own again
+    bad = tmp_path / "catalogue.jsonl"
+    bad.write_text(
+        '{"id": "cr-x", "kind": "cr", "urls": []}\n'
+        '{"id": "gap-y", "kind": "gap", "after": "2001-01-01", "before": "2000-01-01",'
+        ' "title": "t", "status": "possible", "known": "k"}\n'
+    )
+    with pytest.raises(GapError, match="line 2: 'after' must be before 'before'"):
+        load_gaps(bad)
+    bad.write_text('{"id": "gap-z", "kind": "gap", "after": "2001-01-01"}\n')
+    with pytest.raises(GapError, match="line 1: not a gap entry"):
+        load_gaps(bad)

@@ -1,0 +1,75 @@
+"""Lookup by name: `show` takes a keyword or section title or a glossary term, for any date."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory, small_captures: Path) -> Path:
+    path = tmp_path_factory.mktemp("lookup") / "rules.db"
+    assert run("ingest", "--captures", str(small_captures), "--quiet", db=path).returncode == 0
+    return path
+
+
+def run(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "RULES_HISTORY_DB": str(db)}
+    return subprocess.run(
+        [sys.executable, "-m", "rules_history", *args], capture_output=True, text=True, env=env
+    )
+
+
+def show(db: Path, *args: str) -> dict:
+    result = run("show", *args, "--json", db=db)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize(
+    ("as_of", "number"),
+    [("2002-11-01", "502.26"), ("2009-07-08", "702.34"), ("2024-06-07", "702.37")],
+)
+def test_morph_is_found_by_name_under_each_eras_number(db: Path, as_of: str, number: str) -> None:
+    clause = show(db, "morph", "--as-of", as_of)
+    assert clause["number"] == number
+    assert clause["text"] == "Morph"
+    assert clause["contents"][0]["number"] == f"{number}a"
+    assert clause["contents"][0]["text"].startswith("Morph is a static ability")
+
+
+def test_a_section_title_shows_the_section_with_everything_under_it(db: Path) -> None:
+    clause = show(db, "Face-Down Spells and Permanents", "--as-of", "2008-03-17")
+    assert clause["number"] == "504"
+    numbers = [inner["number"] for inner in clause["contents"]]
+    assert numbers[:2] == ["504.1", "504.2"]
+    assert all(number.startswith("504.") for number in numbers)
+
+
+def test_a_heading_by_number_shows_its_subrules_too(db: Path) -> None:
+    """`show 702.37 --as-of 2010-01-01` printed only 'Storm' (issue 11)."""
+    result = run("show", "702.37", "--as-of", "2024-06-07", db=db)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[1] == "Morph"
+    assert lines[2].startswith("702.37a Morph is a static ability")
+
+
+def test_a_glossary_term_shows_its_entry(db: Path) -> None:
+    clause = show(db, "face-down", "--as-of", "2024-06-07")
+    assert clause["kind"] == "glossary"
+    assert clause["number"] is None
+    assert "708" in clause["text"]
+
+
+def test_a_name_that_matches_nothing_gets_suggestions_in_one_line(db: Path) -> None:
+    result = run("show", "morhp", db=db)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "nothing is called 'morhp' in the 2024-06-07 release" in result.stderr
+    assert "Morph (702.37)" in result.stderr
