@@ -15,11 +15,11 @@ from sqlite_utils import Database
 
 from archive.query import canonical_number, resolve_release
 from lineage.trace import require_lineage
-from vocabulary.kinds import FORMATTING, REFERENCE, WORDING_CHANGES
+from vocabulary.kinds import EXAMPLE, FORMATTING, REFERENCE, WORDING_CHANGES
 from vocabulary.numbers import is_under
 
 _WORDING = ", ".join(f"'{kind}'" for kind in WORDING_CHANGES)
-_TEXT = ", ".join(f"'{kind}'" for kind in (*WORDING_CHANGES, REFERENCE, FORMATTING))
+_TEXT = ", ".join(f"'{kind}'" for kind in (*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE))
 
 
 def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[dict[str, Any]]:
