@@ -262,10 +262,8 @@ def m005_lineage_evidence(db: Database) -> None:
     best similarity it had to a clause it was not paired with); `weak`: 1 when that is below
     `lineage.align.WEAK`.
     """
-    db.executescript(
-        """
-        ALTER TABLE lineage_events ADD COLUMN method TEXT;
-        ALTER TABLE lineage_events ADD COLUMN score REAL;
-        ALTER TABLE lineage_events ADD COLUMN weak INTEGER NOT NULL DEFAULT 0;
-        """
-    )
+    columns = {"method": "TEXT", "score": "REAL", "weak": "INTEGER NOT NULL DEFAULT 0"}
+    have = set(db["lineage_events"].columns_dict)
+    for name, declaration in columns.items():
+        if name not in have:
+            db.execute(f"ALTER TABLE lineage_events ADD COLUMN {name} {declaration}")

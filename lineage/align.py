@@ -175,6 +175,7 @@ class Alignment:
     # the best word similarity each clause had to a clause it was not paired with
     nearest_new: dict[int, float] = field(default_factory=dict)
     nearest_old: dict[int, float] = field(default_factory=dict)
+    passed_over: dict[int, int] = field(default_factory=dict)  # new -> that nearest old
 
     def counts(self) -> dict[str, int]:
         counts = Counter(self.kinds.values())
@@ -442,6 +443,7 @@ def _pair_best_first(
         else:
             if score > result.nearest_new.get(n, 0.0):
                 result.nearest_new[n] = score
+                result.passed_over[n] = o
             if score > result.nearest_old.get(o, 0.0):
                 result.nearest_old[o] = score
 
@@ -768,12 +770,25 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
             continue
         around = _around(n, old_of, old, old_at) & lost.keys()
         best = max(around, key=lambda o: _contained(words_new[n], lost[o]), default=None)
-        if best is None or _contained(words_new[n], words_old[best]) < CONTAINED:
-            continue
-        share = _contained(words_new[n], lost[best])
+        share = 0.0
+        if best is not None and _contained(words_new[n], words_old[best]) >= CONTAINED:
+            share = _contained(words_new[n], lost[best])
         if share >= MOVED_WORDS:
             result.splits.setdefault(best, []).append(n)
             result.moved_words[("piece", n)] = round(100 * share, 1)
+            continue
+        # a clause that lost its best match to another new clause, from a rewritten old one:
+        # the old statement went into both (409.1a: casting 601.2a, activating 602.2a)
+        source = result.passed_over.get(n)
+        if (
+            source is not None
+            and source in lost
+            and sum(lost[source].values())
+            and result.nearest_new[n] >= STRICT
+            and _contained(words_new[n], words_old[source]) >= CONTAINED
+        ):
+            result.splits.setdefault(source, []).append(n)
+            result.moved_words[("piece", n)] = round(result.nearest_new[n], 1)
     for o in [i for i in range(len(old)) if i not in new_of]:
         if old[o].group != "rule" or old[o].heading or not words_old[o]:
             continue
