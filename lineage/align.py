@@ -176,6 +176,7 @@ class Alignment:
     nearest_new: dict[int, float] = field(default_factory=dict)
     nearest_old: dict[int, float] = field(default_factory=dict)
     passed_over: dict[int, int] = field(default_factory=dict)  # new -> that nearest old
+    passed_over_old: dict[int, int] = field(default_factory=dict)  # old -> that nearest new
 
     def counts(self) -> dict[str, int]:
         counts = Counter(self.kinds.values())
@@ -446,6 +447,7 @@ def _pair_best_first(
                 result.passed_over[n] = o
             if score > result.nearest_old.get(o, 0.0):
                 result.nearest_old[o] = score
+                result.passed_over_old[o] = n
 
 
 def _similar_candidates(
@@ -773,7 +775,7 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
         share = 0.0
         if best is not None and _contained(words_new[n], words_old[best]) >= CONTAINED:
             share = _contained(words_new[n], lost[best])
-        if share >= MOVED_WORDS:
+        if best is not None and share >= MOVED_WORDS:
             result.splits.setdefault(best, []).append(n)
             result.moved_words[("piece", n)] = round(100 * share, 1)
             continue
@@ -783,7 +785,7 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
         if (
             source is not None
             and source in lost
-            and sum(lost[source].values())
+            and lost[source].total()
             and result.nearest_new[n] >= STRICT
             and _contained(words_new[n], words_old[source]) >= CONTAINED
         ):
@@ -794,12 +796,24 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
             continue
         around = _around(o, new_of, new, new_at) & gained.keys()
         best = max(around, key=lambda n: _contained(words_old[o], gained[n]), default=None)
-        if best is None or _contained(words_old[o], words_new[best]) < CONTAINED:
-            continue
-        share = _contained(words_old[o], gained[best])
-        if share >= MOVED_WORDS:
+        share = 0.0
+        if best is not None and _contained(words_old[o], words_new[best]) >= CONTAINED:
+            share = _contained(words_old[o], gained[best])
+        if best is not None and share >= MOVED_WORDS:
             result.merges.setdefault(best, []).append(o)
             result.moved_words[("absorbed", o)] = round(100 * share, 1)
+            continue
+        # a clause that lost its best match to another old clause, into a rewritten new one
+        target = result.passed_over_old.get(o)
+        if (
+            target is not None
+            and target in gained
+            and gained[target].total()
+            and result.nearest_old[o] >= STRICT
+            and _contained(words_old[o], words_new[target]) >= CONTAINED
+        ):
+            result.merges.setdefault(target, []).append(o)
+            result.moved_words[("absorbed", o)] = round(result.nearest_old[o], 1)
     for pieces in result.splits.values():
         pieces.sort()
     for olds in result.merges.values():
