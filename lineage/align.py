@@ -64,8 +64,6 @@ CONTAINED = 0.7  # share of a clause's words found in another, for splits and me
 MOVED_WORDS = 0.5
 MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
 CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
-RARE_WORD = 40  # a word that more clauses lost or gained tells nothing about which one
-SHARING = 3  # clauses sharing the most rare words, looked at anywhere in the release
 NEAR = 4  # how many positions around a clause count as its neighbourhood
 HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a heading
 # Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
@@ -763,14 +761,14 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
     new_of = {o: n for n, o in old_of.items()}
     words_old = _LazyWords(old)
     words_new = _LazyWords(new)
-    lost = {o: words_old[o] - words_new[n] for o, n in new_of.items() if old[o].group == "rule"}
-    gained = {n: words_new[n] - words_old[o] for n, o in old_of.items() if new[n].group == "rule"}
+    lost = _Difference(old, new, new_of, words_old, words_new)  # old -> words it lost
+    gained = _Difference(new, old, old_of, words_new, words_old)  # new -> words it gained
     old_at = {clause.number: o for o, clause in enumerate(old) if clause.number}
     new_at = {clause.number: n for n, clause in enumerate(new) if clause.number}
     for n in [i for i in range(len(new)) if i not in old_of]:
         if new[n].group != "rule" or new[n].heading or sum(words_new[n].values()) < 4:
             continue
-        around = _around(n, old_of, old, old_at) & lost.keys()
+        around = {o for o in _around(n, old_of, old, old_at) if o in lost}
         best = max(around, key=lambda o: _contained(words_new[n], lost[o]), default=None)
         share = 0.0
         if best is not None and _contained(words_new[n], words_old[best]) >= CONTAINED:
@@ -794,7 +792,7 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
     for o in [i for i in range(len(old)) if i not in new_of]:
         if old[o].group != "rule" or old[o].heading or not words_old[o]:
             continue
-        around = _around(o, new_of, new, new_at) & gained.keys()
+        around = {m for m in _around(o, new_of, new, new_at) if m in gained}
         best = max(around, key=lambda n: _contained(words_old[o], gained[n]), default=None)
         share = 0.0
         if best is not None and _contained(words_old[o], words_new[best]) >= CONTAINED:
@@ -834,23 +832,34 @@ def _around(
     return found | {i for i in parents if i is not None}
 
 
-class _WordIndex:
-    """Which clauses have each word among the words they lost (or gained)."""
+class _Difference(dict[int, Counter[str]]):
+    """The words each paired rule of one release has that its partner lacks, counted when
+    first asked for (only clauses near an unpaired one are)."""
 
-    def __init__(self, bags: dict[int, Counter[str]]) -> None:
-        self.having: dict[str, list[int]] = defaultdict(list)
-        for index, bag in bags.items():
-            for word in bag:
-                self.having[word].append(index)
+    def __init__(
+        self,
+        these: list[Clause],
+        those: list[Clause],
+        partner: dict[int, int],
+        these_words: _LazyWords,
+        those_words: _LazyWords,
+    ) -> None:
+        super().__init__()
+        self.these, self.those, self.partner = these, those, partner
+        self.these_words, self.those_words = these_words, those_words
 
-    def sharing(self, words: Counter[str]) -> set[int]:
-        """The few clauses that share most of the rarer of `words`."""
-        tally: Counter[int] = Counter()
-        for word in words:
-            having = self.having.get(word, ())
-            if len(having) <= RARE_WORD:
-                tally.update(having)
-        return {index for index, _count in tally.most_common(SHARING)}
+    def __contains__(self, index: object) -> bool:
+        return (
+            isinstance(index, int) and index in self.partner and (self.these[index].group == "rule")
+        )
+
+    def __missing__(self, index: int) -> Counter[str]:
+        other = self.partner[index]
+        difference: Counter[str] = Counter()
+        if self.these[index].normalised != self.those[other].normalised:
+            difference = self.these_words[index] - self.those_words[other]
+        self[index] = difference
+        return difference
 
 
 def _keep_merge_identity_on_first_sentence(
