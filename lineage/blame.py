@@ -14,6 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.query import canonical_number, resolve_release
+from lineage.derived import is_derived
 from lineage.trace import require_lineage
 from vocabulary.kinds import EXAMPLE, FORMATTING, REFERENCE, WORDING_CHANGES
 from vocabulary.numbers import is_under
@@ -43,6 +44,10 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
         for row in rows
         if prefix is None or (row["kind"] != "glossary" and is_under(row["number"], prefix))
     ]
+    copy = is_derived(db, when)  # its words are the copy's; `since` is the official date
     for row in found:
         row["since"] = row["since"] or row["first_release"]
+        if copy:  # a clause the copy shares with a later official release only: from the copy
+            row["since"] = min(row["since"], when)
+            row["derived"] = True
     return found

@@ -18,6 +18,7 @@ from archive.errors import LookupFailed
 from archive.query import canonical_number, resolve_release
 from archive.worddiff import word_diffs
 from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
+from lineage.derived import annotate_diff
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
@@ -59,13 +60,16 @@ def diff_releases(
     pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     for change, diff in zip(changes, word_diffs(pairs), strict=True):
         change["diff"] = diff
-    return {
-        "old": old_release,
-        "new": new_release,
-        "rule_prefix": rule_prefix,
-        "summary": dict(sorted(summary.items())),
-        "changes": changes,
-    }
+    return annotate_diff(
+        db,
+        {
+            "old": old_release,
+            "new": new_release,
+            "rule_prefix": rule_prefix,
+            "summary": dict(sorted(summary.items())),
+            "changes": changes,
+        },
+    )
 
 
 def _members(db: Database, release: str) -> dict[int, _Member]:

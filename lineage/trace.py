@@ -12,6 +12,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
+from archive.explanations import annotate_trace
 from archive.query import canonical_number, release_in_force
 from archive.witnesses import witnesses_in_lineages
 
@@ -105,7 +106,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         )
     ]
     alive = _numbers_in(db, lineages, newest)
-    return {
+    result = {
         "rule": canonical_number(rule),
         "as_of": as_of,
         "release": release,
@@ -117,6 +118,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "entries": entries,
         "witnesses": witnesses_in_lineages(db, lineages),
     }
+    return annotate_trace(db, result)  # each entry with the official explanations of it
 
 
 def _entry(row: dict[str, Any]) -> dict[str, Any]:

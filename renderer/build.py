@@ -15,6 +15,7 @@ from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
 from renderer.examples import lineage_examples, start_example_rows
+from renderer.explained import install, names_key
 from renderer.pages_history import build_histories, build_lineage_if_possible
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
@@ -58,10 +59,11 @@ def build_site(
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     report = BuildReport(out=str(out))
     workers = default_workers() if workers is None else workers
-    writer = SiteWriter(out, code_key())
+    writer = SiteWriter(out, code_key() + names_key(rows))
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
     site = Site(db, make_environment(urls), writer, rows, diffs, base_url=base_url)
+    install(site)
     build_lineage_if_possible(db)
     site.example_rows = start_example_rows(db, out / ".cache" / "examples.json")
     steps = [

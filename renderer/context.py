@@ -33,6 +33,7 @@ class Site:
     run_urls: set[str] = field(default_factory=set)
     example_rows: Callable[[], list[dict[str, Any]]] = list
     lineage_examples: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    explained: dict[tuple[int, str], list[dict[str, Any]]] | None = None  # renderer.explained
     clause_pages: list[tuple[str, str, Callable[[], dict[str, Any]], str, int]] = field(
         default_factory=list
     )

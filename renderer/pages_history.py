@@ -20,6 +20,7 @@ from renderer.changes import lineage_ready
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
+from renderer.explained import explained_lineage
 from renderer.queries import has_table, texts
 from renderer.writer import context_key
 
@@ -70,6 +71,7 @@ def build_histories(site: Site) -> None:
         h["url"] = url
         h["lineage_id"] = lineage_id
         h["title"] = _title(lineages[lineage_id])
+        h["explained"] = explained_lineage(site, lineage_id)
         site.histories[lineage_id] = h
         # Pages of clauses still in force never name the newest release (they say "today"),
         # so that a new release re-renders only the histories it changes. The texts are left

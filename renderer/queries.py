@@ -8,13 +8,14 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.release_names import release_name
+from archive.release_names import names_in_store
 
 NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
 
 
 def releases(db: Database) -> list[dict[str, Any]]:
-    """Every release, oldest first, with the capture it was read from."""
+    """Every release, oldest first, with its set's name and code (where a source gives them)
+    and the capture it was read from."""
     rows = list(
         db.query(
             """SELECT releases.date, releases.name, releases.clauses, releases.rules,
@@ -23,8 +24,11 @@ def releases(db: Database) -> list[dict[str, Any]]:
                ORDER BY releases.date"""
         )
     )
+    names = names_in_store(db)
     for row in rows:
-        row["name"] = row["name"] or release_name(row["date"])
+        code, name = names.get(row["date"], ("", ""))
+        row["name"] = name or row["name"]
+        row["set_code"] = code or None
     return rows
 
 
