@@ -89,8 +89,9 @@ _LOST = re.compile(r"[\s'\"\-?\ufffd]+")
 
 
 def formatting_key(normalised: str) -> str:
-    """The normalised text less everything a formatting change can touch: two clauses with
-    the same key differ at most in markup, lost characters and typography.
+    """The normalised text less everything a formatting change can touch, for finding
+    candidates: two clauses with the same key differ at most in markup, lost characters,
+    quotes, dashes and spacing (`same_but_formatting` then decides whether that is all).
 
     >>> formatting_key("The _Magic_ game") == formatting_key("The Magic game")
     True
@@ -102,6 +103,48 @@ def formatting_key(normalised: str) -> str:
     False
     """
     return _LOST.sub("", fold_markup(normalised))
+
+
+_QUOTES = re.compile(r"[\"]")
+_SPACES = re.compile(r"\s+")
+_LOST_MARK = re.compile(r"\ufffd|(?<=[\w\s])\?(?=\s*\w)")
+
+
+def same_but_formatting(old: str, new: str) -> bool:
+    """True when two normalised texts differ only in markup, quotation marks, line breaks, or
+    characters a conversion lost: U+FFFD for a quote, an apostrophe or a dash, "?" for a
+    dash. A hyphen is not a space ("face-down" -> "face down" is a change of spelling).
+
+    >>> same_but_formatting("The _Magic_ game", 'The "Magic" game')
+    True
+    >>> same_but_formatting("can\ufffdt stop\ufffdever", "can't stop-ever")
+    True
+    >>> same_but_formatting("Gathering?Tempest", "Gathering-Tempest")
+    True
+    >>> same_but_formatting("turned face-down.", "turned face down.")
+    False
+    >>> same_but_formatting("Is it legal?", "Is it legal.")
+    False
+    """
+    before, after = _plain(old), _plain(new)
+    if before == after:
+        return True
+    if formatting_key(old) != formatting_key(new):
+        return False
+    return _matches_lost(before, after) or _matches_lost(after, before)
+
+
+def _plain(normalised: str) -> str:
+    return _SPACES.sub(" ", _QUOTES.sub("", fold_markup(normalised))).strip()
+
+
+def _matches_lost(pattern_text: str, text: str) -> bool:
+    """Does `text` read as `pattern_text` with each lost character restored?"""
+    if not _LOST_MARK.search(pattern_text):
+        return False
+    pieces = _LOST_MARK.split(pattern_text)
+    pattern = "(?:['\\-]| ?- ?)?".join(re.escape(piece) for piece in pieces)
+    return re.fullmatch(pattern, text) is not None
 
 
 def fold_markup(normalised: str) -> str:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from archive.normalise import fold_markup, formatting_key, normalise
+from archive.normalise import fold_markup, formatting_key, normalise, same_but_formatting
 from vocabulary.kinds import (
     ADDED,
     EXAMPLE,
@@ -941,9 +941,9 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
     """
     kind = _kind_of_text_change(old, new, number_map)
     if kind in (UNCHANGED, FORMATTING) and old.examples != new.examples:
-        if _formatting_key(old.examples) != _formatting_key(new.examples):
-            return EXAMPLE
-        return FORMATTING
+        if same_but_formatting(old.examples, new.examples):
+            return FORMATTING
+        return EXAMPLE
     return kind
 
 
@@ -953,7 +953,9 @@ def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, 
         if renumbered:
             return RENUMBERED
         return UNCHANGED if old.version_hash == new.version_hash else FORMATTING
-    if _formatting_key(old.normalised) == _formatting_key(new.normalised):
+    if _formatting_key(old.normalised) == _formatting_key(new.normalised) and (
+        same_but_formatting(old.normalised, new.normalised)
+    ):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
     before, after = fold_markup(old.normalised), fold_markup(new.normalised)
     if _only_references_follow(before, after, number_map):
