@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from lineage.derived import derived_releases
 from renderer.assets import asset_sources, write_assets
 from renderer.context import Site
 from renderer.diffcache import DiffCache
@@ -63,6 +64,7 @@ def build_site(
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
     site = Site(db, make_environment(urls), writer, rows, diffs, base_url=base_url)
+    site.derived = derived_releases(db)
     install(site)
     build_lineage_if_possible(db)
     site.example_rows = start_example_rows(db, out / ".cache" / "examples.json")

@@ -18,6 +18,8 @@ from vocabulary.kinds import CHANGE_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
 KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)
+# Counted apart: the differences of a derived copy that no official release confirms.
+UNCONFIRMED = "unconfirmed"
 
 
 @dataclass
@@ -27,6 +29,7 @@ class Change:
     new_numbers: list[str]
     old_part: int | None
     new_part: int | None
+    unconfirmed: bool = False  # a derived copy's difference the next official release lacks
 
     @property
     def anchor(self) -> str:
@@ -51,11 +54,17 @@ def changes(db: Database, old: str | None, new: str) -> list[Change]:
 
 
 def _from_events(db: Database, release: str) -> list[Change]:
+    """The release's events; a derived copy's come from `derived_events` (lineage.derived)."""
     found = []
     seen: set[tuple[Any, ...]] = set()
+    derived = has_table(db, "derived_events") and bool(
+        db.execute("SELECT 1 FROM derived_events WHERE release = ? LIMIT 1", [release]).fetchone()
+    )
+    table, confirmed = ("derived_events", "confirmed") if derived else ("lineage_events", "1")
     for row in db.query(
-        """SELECT kind, old_numbers, new_numbers, old_part_id, new_part_id
-           FROM lineage_events WHERE release = ? AND kind != 'unchanged' ORDER BY id""",
+        f"""SELECT kind, old_numbers, new_numbers, old_part_id, new_part_id,
+                   {confirmed} AS confirmed
+            FROM {table} WHERE release = ? AND kind != 'unchanged' ORDER BY id""",
         [release],
     ):
         key = (row["kind"], row["old_numbers"], row["new_numbers"])
@@ -69,6 +78,7 @@ def _from_events(db: Database, release: str) -> list[Change]:
                 [n for n in json.loads(row["new_numbers"]) if n],
                 row["old_part_id"],
                 row["new_part_id"],
+                not row["confirmed"],
             )
         )
     return found
@@ -92,5 +102,24 @@ def _by_number(db: Database, old: str, new: str) -> list[Change]:
 def counts(found: list[Change]) -> dict[str, int]:
     tally: dict[str, int] = {kind.value: 0 for kind in KINDS}
     for change in found:
-        tally[change.kind] = tally.get(change.kind, 0) + 1
+        kind = UNCONFIRMED if change.unconfirmed else change.kind
+        tally[kind] = tally.get(kind, 0) + 1
     return {kind: n for kind, n in tally.items() if n}
+
+
+def compared_with(dates: list[str], derived: set[str]) -> dict[str, str | None]:
+    """The release each release's changes are counted from: the official one before it.
+
+    The official chain passes over a derived copy, which is compared with its official
+    predecessor (lineage.derived), so no diff page compares anything with the copy but that.
+
+    >>> compared_with(["2003-03-15", "2003-05-26", "2003-07-01"], {"2003-05-26"})
+    {'2003-03-15': None, '2003-05-26': '2003-03-15', '2003-07-01': '2003-03-15'}
+    """
+    base: dict[str, str | None] = {}
+    official: str | None = None
+    for day in dates:
+        base[day] = official
+        if day not in derived:
+            official = day
+    return base

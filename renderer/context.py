@@ -24,6 +24,7 @@ class Site:
     base_url: str = ""
     changes: dict[str, list[Change]] = field(default_factory=dict)
     renumbered: set[str] = field(default_factory=set)
+    derived: set[str] = field(default_factory=set)  # releases read from a derived copy
     history_urls: dict[int, str] = field(default_factory=dict)
     history_titles: dict[int, str] = field(default_factory=dict)
     part_lineage: dict[int, int] = field(default_factory=dict)

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from renderer.changes import lineage_ready
+from renderer.changes import compared_with, lineage_ready
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
@@ -64,10 +64,12 @@ def build_histories(site: Site) -> None:
     ):
         events[row["lineage_id"]].append(row)
     wording = texts(db, {row[2] for rows in members.values() for row in rows if row[2]})
-    previous = {day: site.dates[i - 1] for i, day in enumerate(site.dates) if i}
+    base = compared_with(site.dates, site.derived)  # events are of the official chain
+    previous = {day: old for day, old in base.items() if old and day not in site.derived}
     for lineage_id, rows in members.items():
         url = urls[lineage_id]
         h = _history(lineages[lineage_id], rows, events[lineage_id], urls, lineages, previous, site)
+        _mark_derived(h, rows, site.derived)
         h["url"] = url
         h["lineage_id"] = lineage_id
         h["title"] = _title(lineages[lineage_id])
@@ -89,6 +91,13 @@ def build_histories(site: Site) -> None:
             context_key(key_data),
             lineage_id,
         )
+
+
+def _mark_derived(h: dict[str, Any], rows: list[tuple[Any, ...]], copies: set[str]) -> None:
+    """A wording read only from a derived copy says so (`derived`)."""
+    for w in h["wordings"]:
+        releases = {row[0] for row in rows if row[2] == w["version"]} if copies else set()
+        w["derived"] = bool(releases) and releases <= copies
 
 
 def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:

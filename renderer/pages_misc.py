@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from renderer.changes import compared_with
 from renderer.context import Site
 from renderer.examples import scenarios
 
@@ -13,6 +14,7 @@ def build_misc(site: Site) -> None:
         "compare.html",
         title="Compare two releases",
         releases=rows,
+        pairs=[(old, day) for day, old in compared_with(site.dates, site.derived).items() if old],
         default_old=rows[0]["date"],
         default_new=rows[-1]["date"],
     )

@@ -68,6 +68,7 @@ def _run_dict(
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest
     return {
+        "derived": set(run.releases) <= site.derived,
         "start": run.start,
         "end": None if current else run.end,
         "until": following.get(run.end),

@@ -19,7 +19,8 @@ def releases(db: Database) -> list[dict[str, Any]]:
     rows = list(
         db.query(
             """SELECT releases.date, releases.name, releases.clauses, releases.rules,
-                      releases.stated_date, captures.file, captures.url, captures.sha256
+                      releases.stated_date, captures.file, captures.url, captures.sha256,
+                      captures.role
                FROM releases JOIN captures ON captures.id = releases.capture_id
                ORDER BY releases.date"""
         )
