@@ -240,8 +240,19 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     )
     _pair_equal(old, new, result, _bare_term, SAME_TERM)
     codes = _WordCodes()
-    # Strong similarities first (they give the context: parents, neighbours), then every
-    # kind of candidate at once, again while the context found in a round pairs more.
+    if len(result.matches) not in (len(old), len(new)):  # something left on both sides
+        _pair_the_rest(old, new, result, codes)
+    _find_splits_and_merges(old, new, result)
+    _classify(old, new, result)
+    return result
+
+
+def _pair_the_rest(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
+    """Strong similarities first (they give the context: parents, neighbours), then every
+    kind of candidate at once, again while the context found in a round pairs more; then
+    what nothing claimed."""
     _pair_best_first(old, new, result, codes)
     _pair_by_children(old, new, result, codes)
     pool = _Pool()
@@ -252,9 +263,6 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
         if len(result.matches) == paired:
             break
     _pair_leftovers(old, new, result, codes)
-    _find_splits_and_merges(old, new, result)
-    _classify(old, new, result)
-    return result
 
 
 _FORMATTING_KEYS: dict[str, str] = {}
@@ -642,6 +650,8 @@ def _pair_by_children(
     that went one level up (section 217 "Zones" -> chapter 4) is found through the parents
     of those headings, when its title agrees. A heading is never paired so with content."""
     taken = set(result.matches.values())
+    if all(o in taken or not clause.heading for o, clause in enumerate(old)):
+        return  # no heading left to pair
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
     parent_of = {clause.number: clause.parent for clause in new}
     went: dict[str, Counter[str | None]] = defaultdict(Counter)
