@@ -71,7 +71,8 @@ def test_the_copys_differences_are_unconfirmed_unless_2003_07_01_has_them(scourg
     )
     # 229 rewordings (dropped mana symbols, dashes, typos; 228 before parser 3 parted four
     # glossary entries it had swallowed: Effect, Source, Tombstone Icon, Total Casting Cost):
-    # 2003-07-01 has none of them word for word; the Scourge additions that 2003-07-01 keeps (storm, landcycling) are confirmed
+    # 2003-07-01 has none of them word for word; the Scourge additions that 2003-07-01 keeps
+    # (storm, landcycling) are confirmed
     assert counts[("reworded", 0)] == 229 and ("reworded", 1) not in counts
     storm = lineage(scourge, "2003-05-26", "502.30a")
     assert scourge.execute(
