@@ -34,10 +34,10 @@ from sqlite_utils import Database
 
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
-from vocabulary.kinds import ADDED, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
+from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
 DERIVED_VERSION = 1  # bump when a derived answer's definition changes: they are recomputed
-TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING})
+TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
 
