@@ -17,6 +17,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 from archive.store import open_reader, open_store
@@ -65,7 +66,13 @@ def measured_build(db_file: Path, out: Path) -> dict[str, Any]:
     queue = context.Queue()
     child = context.Process(target=_build_in_child, args=(db_file, out, queue))
     child.start()
-    result: dict[str, Any] = queue.get()
+    while True:  # a build that fails ends its process without an answer: say so, not hang
+        try:
+            result: dict[str, Any] = queue.get(timeout=5)
+            break
+        except Empty:
+            if not child.is_alive():
+                raise RuntimeError(f"the build into {out} failed (exit {child.exitcode})") from None
     child.join()
     return result
 
