@@ -15,6 +15,7 @@ from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
 from renderer.examples import lineage_examples, start_example_rows
+from renderer.pages_compare import build_compare
 from renderer.pages_history import build_histories, build_lineage_if_possible
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
@@ -70,6 +71,7 @@ def build_site(
         ("rules", build_rules),
         ("home", build_home),
         ("misc", build_misc),
+        ("compare", build_compare),
     ]
     search_done: Callable[[], bool] = bool  # bool() is False: no index was started
     for name, step in steps:

@@ -1,4 +1,4 @@
-"""Pages with little data: compare, search, examples, about and the 404 resolver."""
+"""Pages with little data: search, examples, about and the 404 resolver."""
 
 from __future__ import annotations
 
@@ -7,15 +7,6 @@ from renderer.examples import scenarios
 
 
 def build_misc(site: Site) -> None:
-    rows = site.releases
-    site.page(
-        "compare/index.html",
-        "compare.html",
-        title="Compare two releases",
-        releases=rows,
-        default_old=rows[0]["date"],
-        default_new=rows[-1]["date"],
-    )
     site.page("search/index.html", "search.html", title="Search")
     site.page(
         "examples/index.html",
