@@ -21,6 +21,7 @@ from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
 from renderer.pages_releases import build_releases
 from renderer.pages_rules import build_rules
+from renderer.progress import Progress
 from renderer.queries import releases
 from renderer.search import start_index
 from renderer.writer import SiteWriter, code_key, default_workers
@@ -51,8 +52,11 @@ def build_site(
     base_url: str = "",
     search: bool = True,
     workers: int | None = None,
+    progress: Progress | None = None,
 ) -> BuildReport:
-    """Render every page of the site into `out`, skipping pages whose inputs did not change."""
+    """Render every page of the site into `out`, skipping pages whose inputs did not change.
+
+    `progress` shows the stages and pages (on a terminal); by default, nothing."""
     start = time.perf_counter()
     rows = releases(db)
     if not rows:
@@ -73,8 +77,11 @@ def build_site(
         ("misc", build_misc),
         ("compare", build_compare),
     ]
+    progress = progress or Progress.off()
+    progress.begin(len(steps) + len(("examples", "render", "search")))
     search_done: Callable[[], bool] = bool  # bool() is False: no index was started
     for name, step in steps:
+        progress.stage(name)
         began = time.perf_counter()
         step(site)
         report.timings[name] = round(time.perf_counter() - began, 2)
@@ -82,21 +89,26 @@ def build_site(
             search_done = start_index(out, site.search_records)
     # Last, when the examples' process has had the time of the steps above: the scenarios
     # beside the clauses they cite, on the history and wording pages held back till now.
+    progress.stage("examples")
     began = time.perf_counter()
     anchors = {day: {c.anchor for c in found} for day, found in site.changes.items()}
     site.lineage_examples = lineage_examples(db, site.example_rows(), site.dates, anchors)
     site.write_clause_pages()
     report.timings["examples"] = round(time.perf_counter() - began, 2)
+    progress.stage("render")
     began = time.perf_counter()
+    done = progress.pages(len(writer.jobs), writer.skipped)
     for new_diffs in writer.render_all(
-        workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain()
+        workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
     ):
         diffs.new.update(new_diffs or {})
     report.timings["render"] = round(time.perf_counter() - began, 2)
     diffs.close()
     stale = writer.finish()
+    progress.stage("search")
     began = time.perf_counter()
     report.search_indexed = search_done()
+    progress.close()
     report.timings["search_wait"] = round(time.perf_counter() - began, 2)
     report.pages_rendered = writer.rendered
     report.pages_skipped = writer.skipped

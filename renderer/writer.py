@@ -22,6 +22,7 @@ from renderer.site_files import site_folder
 MANIFEST = ".build-manifest.json"
 OWNED = ("history", "rule", "releases", "diff", "renumbering")
 RENDERER = Path(__file__).resolve().parent
+PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
 
 
 def code_key() -> str:
@@ -73,29 +74,33 @@ class SiteWriter:
         workers: int,
         start: Callable[[], None] = lambda: None,
         collect: Callable[[], Any] = lambda: None,
+        done: Callable[[int], Any] = lambda pages: None,
     ) -> list[Any]:
         """Render the pages queued by `page()`, in `workers` forked processes when > 1.
 
         `start` runs first in each worker (to open its own database connections); `collect`
-        runs in each worker at the end and its results are returned to the caller.
+        runs in each worker after each chunk of pages and its results are returned to the
+        caller; `done` hears how many pages each finished chunk held (for a progress bar).
         """
         global _JOBS
         jobs, self.jobs = self.jobs, []
         if workers <= 1 or len(jobs) < 200 or "fork" not in multiprocessing.get_all_start_methods():
             self.changed.update(_render_chunk(self.out, jobs))
+            done(len(jobs))
             return [collect()]
         _JOBS = (self.out, jobs, start, collect)
-        chunks = [list(range(i, len(jobs), workers * 4)) for i in range(workers * 4)]
+        count = max(workers * 4, len(jobs) // PAGES_PER_CHUNK)
+        chunks = [list(range(i, len(jobs), count)) for i in range(count)]
         context = multiprocessing.get_context("fork")
+        collected = []
         try:
             with context.Pool(workers, initializer=_worker_start) as pool:
-                results = pool.map(_worker_chunk, chunks)
+                for size, (changed, extra) in pool.imap_unordered(_worker_chunk, chunks):
+                    self.changed.update(changed)
+                    collected.append(extra)
+                    done(size)
         finally:
             _JOBS = None
-        collected = []
-        for changed, extra in results:
-            self.changed.update(changed)
-            collected.append(extra)
         return collected
 
     def file(self, path: str, data: bytes) -> None:
@@ -155,11 +160,11 @@ def _worker_start() -> None:
     _JOBS[2]()
 
 
-def _worker_chunk(indices: list[int]) -> tuple[list[str], Any]:
+def _worker_chunk(indices: list[int]) -> tuple[int, tuple[list[str], Any]]:
     assert _JOBS is not None
     out, jobs, _start, collect = _JOBS
     changed = _render_chunk(out, [jobs[i] for i in indices])
-    return changed, collect()
+    return len(indices), (changed, collect())
 
 
 def default_workers() -> int:

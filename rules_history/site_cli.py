@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -21,11 +22,17 @@ DEFAULT_OUT = Path("_site")
 
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
-    """Run the ingest first (a no-op when every capture is already stored)."""
+    """Run the ingest first (a no-op when every capture is already stored); its progress bar
+    shows on a terminal only, as `ingest`'s does."""
+    from tqdm import tqdm
+
     from rules_history.pipeline import update_store as update
 
+    def progress(items: Any) -> Any:
+        return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
+
     db = open_store(db_file)
-    report = update(db, captures_dir)
+    report = update(db, captures_dir, progress=progress)
     db.close()
     if report.failed:
         raise RulesHistoryError("; ".join(problem for _file, problem in report.failed))
@@ -65,9 +72,13 @@ def build(
 ) -> None:
     """Bring the store up to date, then render the whole static site into --out."""
     from renderer.build import build_site
+    from renderer.progress import Progress
 
     update_store(db_file, captures_dir, quiet or as_json)
-    report = build_site(open_store(db_file), out, base_url=base_url, search=not no_search)
+    progress = Progress(disable=quiet or as_json or None)  # None: shown on a terminal only
+    report = build_site(
+        open_store(db_file), out, base_url=base_url, search=not no_search, progress=progress
+    )
     if as_json:
         print_json(report.__dict__)
     elif not quiet:
