@@ -174,6 +174,16 @@ def _expected(releases: list[tuple[str, int]], index: int) -> tuple[Any, ...]:
     return (release, before[0], capture, before[1], ALIGN_VERSION)
 
 
+def stale_release(db: Database) -> str | None:
+    """The first release whose alignment is missing or stale (None: every one is current)."""
+    releases = [
+        (row[0], row[1])
+        for row in db.execute("SELECT date, capture_id FROM releases ORDER BY date")
+    ]
+    index = _first_stale(db, releases)
+    return None if index is None else releases[index][0]
+
+
 def _first_stale(db: Database, releases: list[tuple[str, int]]) -> int | None:
     done = {
         row[0]: tuple(row)

@@ -14,15 +14,15 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.examples import lineage_examples, start_example_rows
+from renderer.examples import lineage_examples
+from renderer.model import load_model
 from renderer.pages_compare import build_compare
-from renderer.pages_history import build_histories, build_lineage_if_possible
+from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
 from renderer.pages_releases import build_releases
 from renderer.pages_rules import build_rules
 from renderer.progress import Progress
-from renderer.queries import releases
 from renderer.search import start_index
 from renderer.writer import SiteWriter, code_key, default_workers
 
@@ -36,6 +36,7 @@ class BuildReport:
     stale_removed: int = 0
     seconds: float = 0.0
     search_indexed: bool = False
+    notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -56,19 +57,23 @@ def build_site(
 ) -> BuildReport:
     """Render every page of the site into `out`, skipping pages whose inputs did not change.
 
+    Only reads the store (the pipeline wrote it); a store that is behind stops the build
+    before anything is written, with one line naming the command that updates it.
     `progress` shows the stages and pages (on a terminal); by default, nothing."""
     start = time.perf_counter()
-    rows = releases(db)
-    if not rows:
+    model = load_model(db)
+    if not model.releases:
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     report = BuildReport(out=str(out))
     workers = default_workers() if workers is None else workers
     writer = SiteWriter(out, code_key())
+    if writer.interrupted:
+        report.notes.append(
+            f"{out}: the last build into it did not finish; every page is rendered again"
+        )
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
-    site = Site(db, make_environment(urls), writer, rows, diffs, base_url=base_url)
-    build_lineage_if_possible(db)
-    site.example_rows = start_example_rows(db, out / ".cache" / "examples.json")
+    site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
     steps = [
         ("histories", build_histories),
         ("releases", build_releases),
@@ -92,7 +97,7 @@ def build_site(
     progress.stage("examples")
     began = time.perf_counter()
     anchors = {day: {c.anchor for c in found} for day, found in site.changes.items()}
-    site.lineage_examples = lineage_examples(db, site.example_rows(), site.dates, anchors)
+    site.lineage_examples = lineage_examples(db, list(model.example_rows), site.dates, anchors)
     site.write_clause_pages()
     report.timings["examples"] = round(time.perf_counter() - began, 2)
     progress.stage("render")

@@ -1,32 +1,32 @@
 """Changes between a release and the one before it, as the site shows them.
 
-From the lineage events when the store has them (lineage.store); otherwise a plain
-comparison by number, so the site still builds before lineage exists.
+Read from `release_changes`, which `lineage.derived` fills from `lineage.compare.diff_releases`:
+the one change list, the same as `rules-history diff` prints for two neighbouring releases.
 """
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 from sqlite_utils import Database
 
 from renderer.environment import clause_anchor
-from renderer.queries import has_table, release_versions
 from vocabulary.kinds import CHANGE_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
 KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Change:
     kind: str
     old_numbers: list[str]
     new_numbers: list[str]
     old_part: int | None
     new_part: int | None
+    lineage: int
 
     @property
     def anchor(self) -> str:
@@ -37,56 +37,17 @@ class Change:
         return bool(self.old_numbers and self.new_numbers and self.old_numbers != self.new_numbers)
 
 
-def lineage_ready(db: Database) -> bool:
-    return has_table(db, "lineage_events") and bool(db["lineage_events"].count)
-
-
-def changes(db: Database, old: str | None, new: str) -> list[Change]:
-    """Every change from `old` to `new` (consecutive releases), unchanged clauses left out."""
-    if old is None:
-        return []
-    if lineage_ready(db):
-        return _from_events(db, new)
-    return _by_number(db, old, new)
-
-
-def _from_events(db: Database, release: str) -> list[Change]:
-    found = []
-    seen: set[tuple[Any, ...]] = set()
-    for row in db.query(
-        """SELECT kind, old_numbers, new_numbers, old_part_id, new_part_id
-           FROM lineage_events WHERE release = ? AND kind != 'unchanged' ORDER BY id""",
-        [release],
+def all_changes(db: Database) -> dict[str, list[Change]]:
+    """Release -> its changes from the release before (no entry for the first release)."""
+    found: dict[str, list[Change]] = defaultdict(list)
+    for release, kind, old, new, old_part, new_part, lineage in db.execute(
+        """SELECT release, kind, old_numbers, new_numbers, old_part_id, new_part_id, lineage_id
+           FROM release_changes ORDER BY release, position"""
     ):
-        key = (row["kind"], row["old_numbers"], row["new_numbers"])
-        if key in seen:  # a split or merge is recorded once per lineage involved
-            continue
-        seen.add(key)
-        found.append(
-            Change(
-                row["kind"],
-                [n for n in json.loads(row["old_numbers"]) if n],
-                [n for n in json.loads(row["new_numbers"]) if n],
-                row["old_part_id"],
-                row["new_part_id"],
-            )
+        found[release].append(
+            Change(kind, json.loads(old), json.loads(new), old_part, new_part, lineage)
         )
-    return found
-
-
-def _by_number(db: Database, old: str, new: str) -> list[Change]:
-    before, after = release_versions(db, old), release_versions(db, new)
-    found = []
-    for number, (version, normalised, part) in after.items():
-        if number not in before:
-            found.append(Change("added", [], [number], None, part))
-        elif before[number][0] != version:
-            kind = "formatting" if before[number][1] == normalised else "reworded"
-            found.append(Change(kind, [number], [number], before[number][2], part))
-    for number, (_version, _normalised, part) in before.items():
-        if number not in after:
-            found.append(Change("removed", [number], [], part, None))
-    return found
+    return dict(found)
 
 
 def counts(found: list[Change]) -> dict[str, int]:

@@ -1,4 +1,6 @@
-"""What every page builder shares: the store, the Jinja environment and the writer."""
+"""What every page builder shares: the store, the read-only model (renderer.model), the
+Jinja environment and the writer; and what the history pages find for the pages after them
+(the URL and title of each clause's history)."""
 
 from __future__ import annotations
 
@@ -11,35 +13,41 @@ from sqlite_utils import Database
 
 from renderer.changes import Change
 from renderer.diffcache import DiffCache
+from renderer.model import SiteModel
 from renderer.writer import SiteWriter, context_key
 
 
 @dataclass
 class Site:
     db: Database
+    model: SiteModel
     env: Environment
     writer: SiteWriter
-    releases: list[dict[str, Any]]
     diffs: DiffCache
     base_url: str = ""
-    changes: dict[str, list[Change]] = field(default_factory=dict)
     renumbered: set[str] = field(default_factory=set)
     history_urls: dict[int, str] = field(default_factory=dict)
     history_titles: dict[int, str] = field(default_factory=dict)
     part_lineage: dict[int, int] = field(default_factory=dict)
     histories: dict[int, dict[str, Any]] = field(default_factory=dict)
-    witnessed: set[str] = field(default_factory=set)
     search_records: list[dict[str, Any]] = field(default_factory=list)
     run_urls: set[str] = field(default_factory=set)
-    example_rows: Callable[[], list[dict[str, Any]]] = list
     lineage_examples: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     clause_pages: list[tuple[str, str, Callable[[], dict[str, Any]], str, int]] = field(
         default_factory=list
     )
 
     @property
+    def releases(self) -> list[dict[str, Any]]:
+        return list(self.model.releases)
+
+    @property
+    def changes(self) -> dict[str, list[Change]]:
+        return self.model.changes
+
+    @property
     def dates(self) -> list[str]:
-        return [row["date"] for row in self.releases]
+        return self.model.dates
 
     def page(self, path: str, template: str, **context: Any) -> None:
         """A page whose key is its whole context."""

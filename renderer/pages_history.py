@@ -14,30 +14,17 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
-from sqlite_utils import Database
-
-from renderer.changes import lineage_ready
+from archive.witnesses import witnesses_for
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
-from renderer.queries import has_table, texts
+from renderer.model import Wording
+from renderer.queries import texts
 from renderer.writer import context_key
 
 
-def build_lineage_if_possible(db: Database) -> dict[str, Any] | None:
-    """Bring the lineage tables up to date (incremental) when lineage.store exists."""
-    try:
-        from lineage.store import build_lineage
-    except ImportError:
-        return None
-    return build_lineage(db)
-
-
 def build_histories(site: Site) -> None:
-    if not has_table(site.db, "lineage_members") or not lineage_ready(site.db):
-        return
     db = site.db
-    site.witnessed = witnessed_numbers(site)
     lineages = {row["id"]: row for row in db.query("SELECT * FROM lineages")}
     urls = _urls(lineages)
     members: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
@@ -142,44 +129,21 @@ def _history(
 ) -> dict[str, Any]:
     newest = site.dates[-1]
     following = {b: a for a, b in previous.items()}
-    kinds = {e["release"]: e["kind"] for e in found_events}
     numbered = is_rule_number(lineage["first_number"] or "")
-    wordings: list[dict[str, Any]] = []
-    for version, group in groupby(rows, key=lambda row: row[2]):
-        items = list(group)
-        numbers = list(dict.fromkeys(item[1] for item in items))
-        start, end = items[0][0], items[-1][0]
-        first_with_last = next(item[0] for item in items if item[1] == numbers[-1])
-        wordings.append(
-            {
-                "version": version,
-                "normalised": items[0][4],
-                "start": start,
-                "end": None if end == newest else end,
-                "current": end == newest,
-                "count": None if end == newest else len(items),
-                "numbers": numbers,
-                "anchor": clause_anchor(numbers[0]),
-                "end_anchor": clause_anchor(items[-1][1]),
-                "kind": kinds.get(start) if wordings else "added",
-                "url": rule_url(numbers[0], start),
-                "cite_number": numbers[-1],
-                "cite_release": first_with_last,
-            }
-        )
-    since = wordings[-1]["start"]
-    for w in reversed(wordings):
-        if w["normalised"] != wordings[-1]["normalised"]:
-            break
-        since = w["start"]
+    stored = site.model.wordings[lineage["id"]]
+    wordings = [_wording(w, rows, newest) for w in stored]
+    # Blame, as `rules-history blame` gives it for the clause's newest member.
+    since = stored[-1].since
     spans = []
     for number, group in groupby(rows, key=lambda row: row[1]):
         items = list(group)
+        last = items[-1][0]
         spans.append(
             {
                 "number": number,
-                "start": items[0][0],
-                "end": None if items[-1][0] == newest else items[-1][0],
+                "first": items[0][0],
+                "last": None if last == newest else last,
+                "replaced_by": following.get(last),
                 "anchor": clause_anchor(number),
             }
         )
@@ -229,6 +193,33 @@ def _history(
     }
 
 
+def _wording(w: Wording, rows: list[tuple[Any, ...]], newest: str) -> dict[str, Any]:
+    """A stored wording as the history page shows it. One still in force names neither its
+    last release nor its count, so that a new release that keeps it leaves the page as is."""
+    current = w.last == newest
+    numbers = list(w.numbers)
+    cite_release = next(
+        (row[0] for row in rows if row[1] == numbers[-1] and w.first <= row[0] <= w.last), w.first
+    )
+    return {
+        "version": w.version,
+        "normalised": w.normalised,
+        "first": w.first,
+        "last": None if current else w.last,
+        "replaced_by": w.replaced_by,
+        "current": current,
+        "count": None if current else w.releases,
+        "numbers": numbers,
+        "anchor": clause_anchor(numbers[0]),
+        "end_anchor": clause_anchor(numbers[-1]),
+        "kind": w.kind,
+        "since": w.since,
+        "url": rule_url(numbers[0], w.first),
+        "cite_number": numbers[-1],
+        "cite_release": cite_release,
+    }
+
+
 def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
     """Add texts, word diffs, witnesses and the citation (the costly part) to a history."""
     before = None
@@ -237,7 +228,7 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
             w["url"] = rule_url(w["numbers"][0])
         w["text"] = wording.get(w["version"], "")
         w["ops"] = site.diffs.diff(before, w["text"]) if before is not None else None
-        w["witnesses"] = _witnesses(site, w["start"], w["numbers"][0]) if h["numbered"] else []
+        w["witnesses"] = _witnesses(site, w["first"], w["numbers"][0]) if h["numbered"] else []
         before = w["text"]
     words = h["wordings"]
     h["first_last_ops"] = (
@@ -251,20 +242,9 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     return {"title": f"History of {' → '.join(h['numbers'])}", "h": h, "cite": cite}
 
 
-def witnessed_numbers(site: Site) -> set[str]:
-    """Numbers some witness quotes (so the others skip the per-clause lookup)."""
-    if not has_table(site.db, "witnesses"):
-        return set()
-    return {row[0] for row in site.db.execute("SELECT DISTINCT number FROM witnesses")}
-
-
 def _witnesses(site: Site, release: str, number: str) -> list[dict[str, str]]:
-    """Pages that quote this wording (archive.witnesses, once the crawler has them)."""
-    if number not in site.witnessed:
-        return []
-    try:
-        from archive.witnesses import witnesses_for
-    except ImportError:
+    """Pages that quote this wording (archive.witnesses)."""
+    if number not in site.model.witnessed:
         return []
     found = []
     for data in witnesses_for(site.db, release, number):

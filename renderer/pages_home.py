@@ -45,7 +45,7 @@ def _newest_part(site: Site, where: str, args: list[Any]) -> int | None:
 
 
 def _chain(h: dict[str, Any]) -> list[dict[str, str]]:
-    return [{"number": s["number"], "start": s["start"]} for s in h["number_spans"]]
+    return [{"number": s["number"], "first": s["first"]} for s in h["number_spans"]]
 
 
 def face_down_story(site: Site) -> dict[str, Any] | None:
@@ -60,7 +60,7 @@ def face_down_story(site: Site) -> dict[str, Any] | None:
     section_of = {}
     for span in section["number_spans"]:
         for day in site.dates:
-            if span["start"] <= day <= (span["end"] or site.dates[-1]):
+            if span["first"] <= day <= (span["last"] or site.dates[-1]):
                 section_of[day] = span["number"]
     keyword_lineages = {}
     for word in KEYWORDS:
@@ -154,7 +154,7 @@ def _event_diff(site: Site, h: dict[str, Any], event: dict[str, Any]) -> Any:
         return None
     words = h["wordings"]
     for i, w in enumerate(words):
-        if i and w["start"] == event["release"]:
+        if i and w["first"] == event["release"]:
             found = _texts(site, [words[i - 1]["version"], w["version"]])
             return site.diffs.diff(found[words[i - 1]["version"]], found[w["version"]])
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from archive.gaps import stored_gaps
-from renderer.changes import Change, changes, counts
+from renderer.changes import Change, counts
 from renderer.context import Site
 from renderer.fulltext import fulltext_html
 from renderer.queries import part_texts, release_parts
@@ -15,11 +15,7 @@ from vocabulary.kinds import RENUMBERING_KINDS
 
 def build_releases(site: Site) -> None:
     rows = site.releases
-    by_release = {}
-    for i, row in enumerate(rows):
-        previous = rows[i - 1]["date"] if i else None
-        by_release[row["date"]] = changes(site.db, previous, row["date"])
-    site.changes = by_release
+    by_release = {row["date"]: site.changes.get(row["date"], []) for row in rows}
     gaps = stored_gaps(site.db)
     listing = [
         {

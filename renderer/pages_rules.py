@@ -67,9 +67,9 @@ def _run_dict(
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest
     return {
-        "start": run.start,
-        "end": None if current else run.end,
-        "until": following.get(run.end),
+        "first": run.start,
+        "last": None if current else run.end,
+        "replaced_by": following.get(run.end),
         "current": current,
         "count": None if current else len(run.releases),
         "releases": [] if current else run.releases,
@@ -84,15 +84,15 @@ def _run_dict(
 def _run_page(site: Site, number: str, item: dict[str, Any], lineage: int | None) -> None:
     def context() -> dict[str, Any]:
         return {
-            "title": f"Rule {number}, {item['start']}",
+            "title": f"Rule {number}, {item['first']}",
             "number": number,
             "run": item,
-            "cite": citations(number, item["start"], item["url"], site.base_url),
+            "cite": citations(number, item["first"], item["url"], site.base_url),
         }
 
     # The run page does not show the history's title: leave it out of the key.
     key = context_key([{k: v for k, v in item.items() if k != "history_title"}, site.base_url])
-    path = f"rule/{number}/{item['start']}/index.html"
+    path = f"rule/{number}/{item['first']}/index.html"
     site.clause_page(path, "rule_run.html", context, key, lineage)
 
 
@@ -102,10 +102,15 @@ def _number_page(site: Site, number: str, items: list[dict[str, Any]]) -> None:
         if groups and groups[-1]["history"] == item["history"]:
             groups[-1]["runs"].append(item)
         else:
-            title = item["history_title"] or f"Rule {number} from {item['start']}"
+            title = item["history_title"] or f"Rule {number} from {item['first']}"
             groups.append({"history": item["history"], "title": title, "runs": [item]})
     resolver = [
-        {"start": i["start"], "until": i["until"], "current": i["current"], "url": i["url"]}
+        {
+            "first": i["first"],
+            "replaced_by": i["replaced_by"],
+            "current": i["current"],
+            "url": i["url"],
+        }
         for i in items
     ]
     site.page(

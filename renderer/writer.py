@@ -20,6 +20,9 @@ from typing import Any
 from renderer.site_files import site_folder
 
 MANIFEST = ".build-manifest.json"
+# Present while a build writes: found at the start, it means the last build was killed, and
+# every page is rendered again (a page it cut short may look unchanged to the manifest).
+UNFINISHED = ".build-unfinished"
 OWNED = ("history", "rule", "releases", "diff", "renumbering")
 RENDERER = Path(__file__).resolve().parent
 PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
@@ -47,13 +50,17 @@ class SiteWriter:
         self.out = out
         self.code = code
         self.out.mkdir(parents=True, exist_ok=True)
+        self.interrupted = (out / UNFINISHED).exists()
         try:
             previous = json.loads((out / MANIFEST).read_text())
         except (OSError, ValueError):
             previous = {}
         self.previous: dict[str, str] = (
-            previous.get("pages", {}) if previous.get("code") == code else {}
+            previous.get("pages", {})
+            if previous.get("code") == code and not self.interrupted
+            else {}
         )
+        (out / UNFINISHED).write_text("a build is writing this folder\n")
         self.pages: dict[str, str] = {}
         self.rendered = 0
         self.skipped = 0
@@ -124,6 +131,7 @@ class SiteWriter:
             (self.out / name).unlink(missing_ok=True)
         manifest = {"code": self.code, "pages": self.pages}
         (self.out / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
+        (self.out / UNFINISHED).unlink(missing_ok=True)
         return sorted(stale)
 
 

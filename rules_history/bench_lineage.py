@@ -15,6 +15,7 @@ from archive.ingest import ingest_captures
 from archive.store import open_store
 from lineage.blame import blame
 from lineage.compare import diff_releases
+from lineage.derived import build_derived
 from lineage.store import alignments, build_lineage
 from lineage.trace import trace
 
@@ -46,6 +47,9 @@ def bench_lineage(captures_dir: Path) -> dict[str, Any]:
         start = time.perf_counter()
         build_lineage(db)
         rebuild = _seconds(start)
+        start = time.perf_counter()
+        build_derived(db)
+        derived = _seconds(start)
         diffs = {}
         for old, new in DIFF_PAIRS:
             if old in dates and new in dates:
@@ -67,6 +71,7 @@ def bench_lineage(captures_dir: Path) -> dict[str, Any]:
         "align_all_pairs_seconds": align_all,
         "build_lineage_seconds": build,
         "build_lineage_again_seconds": rebuild,
+        "derived_answers_seconds": derived,
         "change_counts": built["counts"],
         "diff": diffs,
         "diff_slowest_seconds": max((d["seconds"] for d in diffs.values()), default=None),

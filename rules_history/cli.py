@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from archive.manifest import CAPTURES_DIR
-from archive.store import open_store
+from archive.store import open_reader, open_store
 from rules_history.crawl_cli import crawl_command, warc_command
 from rules_history.examples_cli import examples as examples_command
 from rules_history.lineage_cli import blame as blame_command
@@ -76,15 +76,24 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
 @json_option
 @reports_errors
 def releases_command(db_file: str | None, as_json: bool) -> None:
-    """List the releases in the store: date, name, number of clauses."""
-    from archive.query import releases
+    """List the releases in the store: date, name, number of clauses.
 
-    rows = releases(open_store(db_file))
+    A clause is what has a history: a chapter, section, rule, subrule or glossary entry (the
+    clauses `blame` lists); examples follow their rule and are counted apart."""
+    from lineage.counts import release_rows
+    from lineage.freshness import require_current
+
+    db = open_reader(db_file)
+    require_current(db)
+    rows = release_rows(db)
     if as_json:
         print_json(rows)
         return
     for row in rows:
-        click.echo(f"{row['date']}  {row['clauses']:>5} clauses  {row['name'] or ''}".rstrip())
+        click.echo(
+            f"{row['date']}  {row['clauses']:>5} clauses  {row['examples']:>4} examples"
+            f"  {row['name'] or ''}".rstrip()
+        )
 
 
 @main.command()
@@ -101,7 +110,7 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     numbered under it."""
     from archive.query import show as show_clause
 
-    clause = show_clause(open_store(db_file), rule, as_of)
+    clause = show_clause(open_reader(db_file), rule, as_of)
     if as_json:
         print_json(clause)
         return
@@ -138,7 +147,7 @@ def export(release: str, capture_file: str | None, output_format: str, db_file: 
     """Print RELEASE (a date) rebuilt from the store, identical to its decoded capture."""
     from archive.query import capture_for_export, export_parts, parse_date, rebuild_text
 
-    db = open_store(db_file)
+    db = open_reader(db_file)
     when = parse_date(release)
     capture = capture_for_export(db, when, capture_file)
     if output_format == "txt":

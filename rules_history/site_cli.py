@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from archive.errors import RulesHistoryError
-from archive.store import open_store
+from archive.store import open_reader, open_store
 from rules_history.options import (
     captures_option,
     db_option,
@@ -22,8 +22,8 @@ DEFAULT_OUT = Path("_site")
 
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
-    """Run the ingest first (a no-op when every capture is already stored); its progress bar
-    shows on a terminal only, as `ingest`'s does."""
+    """Run the pipeline first (a no-op when every stage is current); its progress bar shows
+    on a terminal only, as `ingest`'s does."""
     from tqdm import tqdm
 
     from rules_history.pipeline import update_store as update
@@ -70,15 +70,18 @@ def build(
     db_file: str | None,
     as_json: bool,
 ) -> None:
-    """Bring the store up to date, then render the whole static site into --out."""
+    """Bring the store up to date (the pipeline, as `ingest`), then render the whole static
+    site into --out (reading the store only)."""
     from renderer.build import build_site
     from renderer.progress import Progress
 
     update_store(db_file, captures_dir, quiet or as_json)
     progress = Progress(disable=quiet or as_json or None)  # None: shown on a terminal only
     report = build_site(
-        open_store(db_file), out, base_url=base_url, search=not no_search, progress=progress
+        open_reader(db_file), out, base_url=base_url, search=not no_search, progress=progress
     )
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     if as_json:
         print_json(report.__dict__)
     elif not quiet:
