@@ -24,6 +24,7 @@ from renderer.pages_releases import build_releases
 from renderer.pages_rules import build_rules
 from renderer.progress import Progress
 from renderer.search import start_index
+from renderer.state import prepare_state, site_state
 from renderer.writer import SiteWriter, code_key, default_workers
 
 
@@ -54,25 +55,29 @@ def build_site(
     search: bool = True,
     workers: int | None = None,
     progress: Progress | None = None,
+    state: Path | None = None,
 ) -> BuildReport:
     """Render every page of the site into `out`, skipping pages whose inputs did not change.
 
     Only reads the store (the pipeline wrote it); a store that is behind stops the build
     before anything is written, with one line naming the command that updates it.
-    `progress` shows the stages and pages (on a terminal); by default, nothing."""
+    `progress` shows the stages and pages (on a terminal); by default, nothing. `state` is
+    the folder for what is not published (`renderer.state`; by default beside `out`)."""
     start = time.perf_counter()
     model = load_model(db)
     if not model.releases:
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     report = BuildReport(out=str(out))
     workers = default_workers() if workers is None else workers
-    writer = SiteWriter(out, code_key())
+    state = state if state is not None else site_state(out)
+    prepare_state(out, state)
+    writer = SiteWriter(out, code_key(), state)
     if writer.interrupted:
         report.notes.append(
             f"{out}: the last build into it did not finish; every page is rendered again"
         )
     urls = write_assets(out, asset_sources())
-    diffs = DiffCache(out / ".cache")
+    diffs = DiffCache(state / "cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
     steps = [
         ("histories", build_histories),
@@ -91,7 +96,7 @@ def build_site(
         step(site)
         report.timings[name] = round(time.perf_counter() - began, 2)
         if name == "histories" and search:  # the search records are ready
-            search_done = start_index(out, site.search_records)
+            search_done = start_index(out, site.search_records, state)
     # Last, when the examples' process has had the time of the steps above: the scenarios
     # beside the clauses they cite, on the history and wording pages held back till now.
     progress.stage("examples")

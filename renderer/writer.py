@@ -1,10 +1,11 @@
 """Writing pages incrementally: a page is rendered only when its inputs changed.
 
 Each page has a key: the hash of the renderer's code and templates plus its template context
-(or an explicit key given by the caller). `.build-manifest.json` in the output folder keeps
-the key of every page written; a page whose key is unchanged and whose file still exists is
-neither rendered nor written. Files of the previous build that no page produced this time are
-removed, so the folder always equals a fresh build.
+(or an explicit key given by the caller). The build manifest, kept in the build's state
+folder (`renderer.state`, never in the published folder), keeps the key of every page
+written; a page whose key is unchanged and whose file still exists is neither rendered nor
+written. Files of the previous build that no page produced this time are removed, so the
+folder always equals a fresh build.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from renderer.site_files import site_folder
+from renderer.state import MANIFEST, UNFINISHED
 
-MANIFEST = ".build-manifest.json"
-# Present while a build writes: found at the start, it means the last build was killed, and
-# every page is rendered again (a page it cut short may look unchanged to the manifest).
-UNFINISHED = ".build-unfinished"
+# UNFINISHED is present while a build writes: found at the start, it means the last build was
+# killed, and every page is rendered again (a page it cut short may look unchanged to the
+# manifest).
 OWNED = ("history", "rule", "releases", "diff", "renumbering")
 RENDERER = Path(__file__).resolve().parent
 PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
@@ -46,13 +47,15 @@ def context_key(context: Any) -> str:
 
 
 class SiteWriter:
-    def __init__(self, out: Path, code: str) -> None:
+    def __init__(self, out: Path, code: str, state: Path) -> None:
+        """Write into `out`; keep the manifest in `state` (a folder outside `out`)."""
         self.out = out
         self.code = code
+        self.state = state
         self.out.mkdir(parents=True, exist_ok=True)
-        self.interrupted = (out / UNFINISHED).exists()
+        self.interrupted = (state / UNFINISHED).exists()
         try:
-            previous = json.loads((out / MANIFEST).read_text())
+            previous = json.loads((state / MANIFEST).read_text())
         except (OSError, ValueError):
             previous = {}
         self.previous: dict[str, str] = (
@@ -60,7 +63,7 @@ class SiteWriter:
             if previous.get("code") == code and not self.interrupted
             else {}
         )
-        (out / UNFINISHED).write_text("a build is writing this folder\n")
+        (state / UNFINISHED).write_text(f"a build is writing {out}\n")
         self.pages: dict[str, str] = {}
         self.rendered = 0
         self.skipped = 0
@@ -130,8 +133,8 @@ class SiteWriter:
         for name in stale:
             (self.out / name).unlink(missing_ok=True)
         manifest = {"code": self.code, "pages": self.pages}
-        (self.out / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
-        (self.out / UNFINISHED).unlink(missing_ok=True)
+        (self.state / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
+        (self.state / UNFINISHED).unlink(missing_ok=True)
         return sorted(stale)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from archive.errors import RulesHistoryError
-from archive.store import open_reader, open_store
+from archive.store import db_path, open_reader, open_store
 from rules_history.options import (
     captures_option,
     db_option,
@@ -19,6 +19,7 @@ from rules_history.options import (
 )
 
 DEFAULT_OUT = Path("_site")
+STATE_ROOT = "site-state"  # beside the store: what the build keeps but does not publish
 
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
@@ -56,6 +57,14 @@ def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
     " (default: the address it is viewed at, filled in by the browser).",
 )
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+@click.option(
+    "--state",
+    "state_root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for what the build keeps but does not publish: its manifest and caches"
+    f" (default: {STATE_ROOT}/ next to the store).",
+)
 @captures_option
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @db_option
@@ -65,6 +74,7 @@ def build(
     out: Path,
     base_url: str,
     no_search: bool,
+    state_root: Path | None,
     captures_dir: Path,
     quiet: bool,
     db_file: str | None,
@@ -74,11 +84,18 @@ def build(
     site into --out (reading the store only)."""
     from renderer.build import build_site
     from renderer.progress import Progress
+    from renderer.state import site_state
 
     update_store(db_file, captures_dir, quiet or as_json)
     progress = Progress(disable=quiet or as_json or None)  # None: shown on a terminal only
+    state = site_state(out, state_root or db_path(db_file).parent / STATE_ROOT)
     report = build_site(
-        open_reader(db_file), out, base_url=base_url, search=not no_search, progress=progress
+        open_reader(db_file),
+        out,
+        base_url=base_url,
+        search=not no_search,
+        progress=progress,
+        state=state,
     )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
