@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import make_captures_dir
 from sqlite_utils import Database
 
 from archive.ingest import ingest_captures
@@ -18,7 +19,6 @@ from archive.store import open_reader, open_store
 from lineage.freshness import StaleStore
 from renderer.build import build_site
 from renderer.state import UNFINISHED, site_state
-from tests.conftest import make_captures_dir
 
 RELEASES = ("2008-02-01", "2009-07-08", "2024-06-07")
 DERIVED_TABLES = (
