@@ -123,6 +123,10 @@ class SiteWriter:
         target.write_bytes(data)
         self.changed.add(path)
 
+    def keep(self, path: str, key: str) -> None:
+        """A non-page file the caller knows is current (written by an earlier build)."""
+        self.pages[path] = key
+
     def finish(self) -> list[str]:
         """Remove pages of the last build that were not produced now; save the manifest."""
         stale = set(self.previous) - set(self.pages)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from renderer.pages_compare import RECORD
 from renderer.state import MANIFEST, site_state
 
 TERMINAL_SIZE = struct.pack("HHHH", 40, 120, 0, 0)  # rows, columns: tqdm draws nothing in 0
@@ -109,18 +110,24 @@ def test_a_rebuild_stays_incremental_and_moves_old_state_out(
     small_captures: Path,
 ) -> None:
     out, _ = first_build
+    record = site_state(out, store.parent / "site-state") / RECORD
+    written = record.stat().st_mtime_ns
     again = build_piped(store, out, small_captures)
     assert " 0 pages rendered" in again.stdout and " 0 files written" in again.stdout
+    assert record.stat().st_mtime_ns == written  # the compare data were not computed again
     page = out / "rule" / "708.2" / "index.html"
     whole = page.read_bytes()
     page.unlink()
+    index = out / "compare" / "index.json"
+    published = index.read_bytes()
+    index.unlink()
     # what older versions kept in the publish folder
     (out / ".build-manifest.json").write_text("{}")
     (out / ".cache").mkdir()
     (out / ".cache" / "diffs.sqlite").write_bytes(b"")
     third = build_piped(store, out, small_captures)
     assert " 1 pages rendered" in third.stdout
-    assert page.read_bytes() == whole
+    assert page.read_bytes() == whole and index.read_bytes() == published
     assert not (out / ".build-manifest.json").exists() and not (out / ".cache").exists()
 
 
