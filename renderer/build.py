@@ -14,7 +14,6 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.examples import lineage_examples
 from renderer.model import load_model
 from renderer.pages_compare import build_compare
 from renderer.pages_history import build_histories
@@ -79,32 +78,28 @@ def build_site(
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(state / "cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
-    steps = [
-        ("histories", build_histories),
+    report.timings["model"] = round(time.perf_counter() - start, 2)
+    steps: tuple[tuple[str, Callable[[Site], object]], ...] = (
         ("releases", build_releases),
         ("rules", build_rules),
-        ("home", build_home),
+        ("home", lambda site: build_home(site, histories)),
         ("misc", build_misc),
         ("compare", build_compare),
-    ]
+    )
     progress = progress or Progress.off()
-    progress.begin(len(steps) + len(("examples", "render", "search")))
+    progress.begin(len(steps) + len(("histories", "render", "search")))
     search_done: Callable[[], bool] = bool  # bool() is False: no index was started
+    progress.stage("histories")
+    began = time.perf_counter()
+    histories, records = build_histories(site)
+    report.timings["histories"] = round(time.perf_counter() - began, 2)
+    if search:
+        search_done = start_index(out, records, state)
     for name, step in steps:
         progress.stage(name)
         began = time.perf_counter()
         step(site)
         report.timings[name] = round(time.perf_counter() - began, 2)
-        if name == "histories" and search:  # the search records are ready
-            search_done = start_index(out, site.search_records, state)
-    # Last, when the examples' process has had the time of the steps above: the scenarios
-    # beside the clauses they cite, on the history and wording pages held back till now.
-    progress.stage("examples")
-    began = time.perf_counter()
-    anchors = {day: {c.anchor for c in found} for day, found in site.changes.items()}
-    site.lineage_examples = lineage_examples(db, list(model.example_rows), site.dates, anchors)
-    site.write_clause_pages()
-    report.timings["examples"] = round(time.perf_counter() - began, 2)
     progress.stage("render")
     began = time.perf_counter()
     done = progress.pages(len(writer.jobs), writer.skipped)

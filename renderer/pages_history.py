@@ -9,7 +9,6 @@ release and first number, so it stays the same when later releases are added.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -18,51 +17,34 @@ from archive.witnesses import witnesses_for
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
-from renderer.model import Wording
+from renderer.model import Member, Wording
 from renderer.queries import texts
 from renderer.writer import context_key
 
 
-def build_histories(site: Site) -> None:
-    db = site.db
-    lineages = {row["id"]: row for row in db.query("SELECT * FROM lineages")}
-    urls = _urls(lineages)
-    members: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in db.execute(
-        """SELECT m.lineage_id, m.release, m.number, p.version_hash, m.part_id,
-                  cv.normalised_hash
-           FROM lineage_members m JOIN parts p ON p.id = m.part_id
-           LEFT JOIN clause_versions cv ON cv.hash = p.version_hash
-           ORDER BY m.lineage_id, m.release, p.position"""
-    ):
-        members[row[0]].append(row[1:])
-    for lineage_id, rows in members.items():
-        url = urls[lineage_id]
-        title = _title(lineages[lineage_id])
-        for row in rows:
-            site.part_lineage[row[3]] = lineage_id
-            site.history_urls[row[3]] = url
-            site.history_titles[row[3]] = title
-    events: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in db.query(
-        """SELECT lineage_id, release, kind, old_numbers, new_numbers, related_lineages
-           FROM lineage_events ORDER BY lineage_id, release, id"""
-    ):
-        events[row["lineage_id"]].append(row)
-    wording = texts(db, {row[2] for rows in members.values() for row in rows if row[2]})
+def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
+    """Queue every clause history page; returns the histories (the home page tells some)
+    and the search records."""
+    model = site.model
+    members = model.members
+    wording = texts(site.db, {row[2] for rows in members.values() for row in rows if row[2]})
     previous = {day: site.dates[i - 1] for i, day in enumerate(site.dates) if i}
+    histories: dict[int, dict[str, Any]] = {}
+    records: list[dict[str, Any]] = []
     for lineage_id, rows in members.items():
-        url = urls[lineage_id]
-        h = _history(lineages[lineage_id], rows, events[lineage_id], urls, lineages, previous, site)
+        url = model.history_url[lineage_id]
+        h = _history(
+            model.lineages[lineage_id], rows, model.events.get(lineage_id, []), previous, site
+        )
         h["url"] = url
         h["lineage_id"] = lineage_id
-        h["title"] = _title(lineages[lineage_id])
-        site.histories[lineage_id] = h
+        h["title"] = model.history_title(lineage_id)
+        histories[lineage_id] = h
         # Pages of clauses still in force never name the newest release (they say "today"),
         # so that a new release re-renders only the histories it changes. The texts are left
         # out of the key: each wording's version is the hash of its text.
         key_data = {"h": {k: v for k, v in h.items() if k != "years"}}
-        site.search_records.append(_record(h, wording))
+        records.append(_record(h, wording))
 
         def context(h: dict[str, Any] = h) -> dict[str, Any]:
             return _finish(site, h, wording)
@@ -74,6 +56,7 @@ def build_histories(site: Site) -> None:
             context_key(key_data),
             lineage_id,
         )
+    return histories, records
 
 
 def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
@@ -99,31 +82,10 @@ def _numbers(data: str) -> tuple[Any, ...]:
     return tuple(json.loads(data))
 
 
-def _urls(lineages: dict[int, dict[str, Any]]) -> dict[int, str]:
-    urls: dict[int, str] = {}
-    taken: set[str] = set()
-    for lineage_id, row in sorted(lineages.items()):
-        base = f"/history/{row['first_release']}/{clause_anchor(row['first_number'] or 'x')}/"
-        url = base if base not in taken else base.rstrip("/") + f"-{lineage_id}/"
-        taken.add(url)
-        urls[lineage_id] = url
-    return urls
-
-
-def _title(row: dict[str, Any]) -> str:
-    """'504.2 → 708.2 (from 2002)': no end year, so that a new release changes the title
-    (and every page that shows it) only when it renumbers the clause."""
-    first, last = row["first_number"], row["last_number"]
-    numbers = first if first == last else f"{first} → {last}"
-    return f"{numbers} (from {row['first_release'][:4]})"
-
-
 def _history(
     lineage: dict[str, Any],
-    rows: list[tuple[Any, ...]],
+    rows: list[Member],
     found_events: list[dict[str, Any]],
-    urls: dict[int, str],
-    lineages: dict[int, dict[str, Any]],
     previous: dict[str, str],
     site: Site,
 ) -> dict[str, Any]:
@@ -151,9 +113,9 @@ def _history(
     events = []
     for e in found_events:
         related = [
-            {"url": urls.get(other), "title": _title(lineages[other])}
+            {"url": site.model.history_url.get(other), "title": site.model.history_title(other)}
             for other in _numbers(e["related_lineages"])
-            if other in lineages
+            if other in site.model.lineages
         ]
         old_numbers = [n for n in _numbers(e["old_numbers"]) if n]
         new_numbers = [n for n in _numbers(e["new_numbers"]) if n]
@@ -193,7 +155,7 @@ def _history(
     }
 
 
-def _wording(w: Wording, rows: list[tuple[Any, ...]], newest: str) -> dict[str, Any]:
+def _wording(w: Wording, rows: list[Member], newest: str) -> dict[str, Any]:
     """A stored wording as the history page shows it. One still in force names neither its
     last release nor its count, so that a new release that keeps it leaves the page as is."""
     current = w.last == newest
@@ -224,7 +186,9 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     """Add texts, word diffs, witnesses and the citation (the costly part) to a history."""
     before = None
     for w in h["wordings"]:
-        if w["url"] not in site.run_urls:  # a number printed twice: the other one has the page
+        if (
+            w["url"] not in site.model.run_urls
+        ):  # a number printed twice: the other one has the page
             w["url"] = rule_url(w["numbers"][0])
         w["text"] = wording.get(w["version"], "")
         w["ops"] = site.diffs.diff(before, w["text"]) if before is not None else None
@@ -236,7 +200,7 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     )
     last = words[-1]
     path = rule_url(last["cite_number"], last["cite_release"])
-    if path not in site.run_urls:
+    if path not in site.model.run_urls:
         path = rule_url(last["cite_number"])
     cite = citations(last["cite_number"], last["cite_release"], path, site.base_url)
     return {"title": f"History of {' → '.join(h['numbers'])}", "h": h, "cite": cite}

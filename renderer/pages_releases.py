@@ -121,7 +121,7 @@ def _diff_page(
                 if before and after and before != after
                 else None,
                 "text": after or before,
-                "history": site.history_urls.get(c.new_part or c.old_part or 0),
+                "history": site.model.history_url.get(c.lineage),
             }
             groups.setdefault(c.kind, []).append(item)
         order: list[str] = [
@@ -168,5 +168,4 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
             new=day,
             rows=rows,
         )
-    site.renumbered = {row["date"] for row in index}
     site.page("renumbering/index.html", "renumbering_index.html", title="Renumbering", rows=index)

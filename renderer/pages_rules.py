@@ -16,7 +16,7 @@ from typing import Any
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import rule_url
-from renderer.queries import Run, examples, number_runs, texts
+from renderer.queries import Run, examples, texts
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key
 
@@ -24,7 +24,7 @@ from vocabulary.numbers import sort_key
 def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     """Write every number page and wording page; return number -> its runs as dicts."""
     dates = site.dates
-    runs = number_runs(site.db, dates)
+    runs = site.model.runs
     wording = texts(site.db, {run.version for found in runs.values() for run in found})
     example_texts = examples(site.db)
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
@@ -32,11 +32,10 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
-        site.run_urls.update(item["url"] for item in items)
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
-            _run_page(site, number, item, site.part_lineage.get(found[i].part_id))
+            _run_page(site, number, item, site.model.part_lineage.get(found[i].part_id))
         _number_page(site, number, items)
         result[number] = items
     numbers = sorted(result, key=sort_key)
@@ -63,6 +62,7 @@ def _run_dict(
     following: dict[str, str],
     newest: str,
 ) -> dict[str, Any]:
+    lineage = site.model.part_lineage.get(run.part_id)
     # A wording still in force says so without naming the newest release or counting
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest
@@ -76,8 +76,8 @@ def _run_dict(
         "text": wording.get(run.version, ""),
         "examples": example_texts.get((run.start, run.number), []),
         "url": rule_url(run.number, run.start),
-        "history": site.history_urls.get(run.part_id),
-        "history_title": site.history_titles.get(run.part_id),
+        "history": site.model.history_url.get(lineage) if lineage else None,
+        "history_title": site.model.history_title(lineage) if lineage else None,
     }
 
 

@@ -194,7 +194,8 @@ def test_the_sample_covers_every_era_and_the_face_down_rules(
     firsts = dict(full_lineage.execute("SELECT id, first_release FROM lineages").fetchall())
     for start, end in ERAS:
         assert sum(start <= firsts[lineage] < end for lineage, _n, _r in sampled) >= PER_ERA
-    newest_numbers = {number for _l, number, release in sampled if release == "2026-01-16"}
+    newest = full_lineage.execute("SELECT max(date) FROM releases").fetchone()[0]
+    newest_numbers = {number for _l, number, release in sampled if release == newest}
     assert facedown_numbers() <= newest_numbers
 
 
@@ -203,6 +204,7 @@ def test_cli_and_site_agree_on_every_sampled_history(
 ) -> None:
     blame_by_release: dict[str, dict[int, dict[str, Any]]] = {}
     problems: list[str] = []
+    shown_words = 0
     for lineage, number, release in sampled:
         traced = cli_json(full_lineage, "trace", f"{number}@{release}")
         assert traced["lineage"] == lineage
@@ -249,9 +251,17 @@ def test_cli_and_site_agree_on_every_sampled_history(
         since = blame_by_release[release][lineage]["since"]
         if shown["since"] != since:
             problems.append(f"{label}: page since {shown['since']} != blame {since}")
-        # The words: `show` prints what the page shows as the wording in force then.
+        # The words: `show` prints what the page shows as the wording in force then (unless
+        # the release printed that number twice: `show` gives the first of the two).
         first = shown["wordings"][0]
-        clause = cli_json(full_lineage, "show", first["numbers"][0], "--as-of", first["first"])
-        if clause["text"] != first["text"]:
-            problems.append(f"{label}: show {first['first']} differs from the page's wording")
+        number, day = first["numbers"][0], first["first"]
+        printed = full_lineage.execute(
+            "SELECT count(*) FROM clauses WHERE release = ? AND number = ?", [day, number]
+        ).fetchone()[0]
+        if printed == 1:
+            shown_words += 1
+            clause = cli_json(full_lineage, "show", number, "--as-of", day)
+            if clause["text"] != first["text"]:
+                problems.append(f"{label}: show {number} of {day} differs from the page's wording")
     assert not problems, "\n".join(problems[:20])
+    assert shown_words > 0.9 * len(sampled)

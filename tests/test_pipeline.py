@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import shutil
 
+from conftest import make_captures_dir
+
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
 from rules_history.pipeline import update_store
-from tests.conftest import make_captures_dir
 
 
 def test_update_store_ingests_releases_witnesses_and_lineages(tmp_path):

@@ -7,13 +7,13 @@ import json
 import shutil
 
 import pytest
+from conftest import make_captures_dir
 
 from archive.decode import decode_capture
 from archive.ingest import PARSER_VERSION, ingest_captures
 from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
 from archive.query import rebuild_text
 from archive.store import open_store
-from tests.conftest import make_captures_dir
 
 CAPTURES = load_manifest()
 
