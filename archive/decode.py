@@ -14,6 +14,9 @@ from archive.errors import CaptureError
 REPLACEMENT = "\ufffd"
 _DAMAGED_UNIT = b"\xef\xbf\xbd"  # UTF-8 bytes of U+FFFD written over a UTF-16 code unit
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+# C1 controls (U+0080-U+009F) are what UTF-8 bytes become when read as latin-1: no CR
+# text in any real encoding holds one, so a single one means the declared encoding is wrong.
+_C1_CONTROL = re.compile(r"[\x80-\x9f]")
 _HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<\?xml|<head|<body)", re.IGNORECASE)
 _EIGHT_BIT = ("cp1252", "mac_roman", "cp437")
 # Characters an 8-bit CR text plausibly holds beyond ASCII: typography and the accented
@@ -44,6 +47,13 @@ def decode_capture(data: bytes, encoding: str | None, path: str) -> str:
             path,
             f"decoded as {chosen} it holds {controls} control characters: "
             "binary data or a wrong encoding",
+        )
+    c1 = _C1_CONTROL.findall(text)
+    if c1:
+        raise CaptureError(
+            path,
+            f"decoded as {chosen} it holds {len(c1)} C1 control characters"
+            f" (the first U+{ord(c1[0]):04X}): the declared encoding is wrong",
         )
     return text
 

@@ -1,8 +1,14 @@
 """Captures into the store: decode, parse, and write each capture in one transaction.
 
-Ingest is idempotent and resumable: a capture already stored (same sha256, same parser
-version) is skipped, so a second run changes nothing and a new release costs one parse.
-A capture that fails to decode or parse is reported and skipped; nothing stored changes.
+The store is a function of the captures folder. A stored capture is identified by its
+manifest entry (`entry_key`: every field of the entry, its bytes' sha256 among them, and the
+parser version), not by its bytes alone: an entry whose date, encoding or preference changed
+is stored again, an entry no longer listed is removed with its release. So any sequence of
+ingests of a folder leaves what one fresh ingest of it leaves.
+
+Ingest is idempotent and resumable: a capture already stored is skipped, so a second run
+changes nothing and a new release costs one parse. A capture that fails to decode or parse
+is reported and skipped.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from sqlite_utils import Database
 
 from archive.decode import decode_capture
 from archive.errors import CaptureError
+from archive.limits import MAX_CLAUSES
 from archive.manifest import CAPTURES_DIR, CaptureInfo, load_manifest, read_capture_bytes
 from archive.normalise import normalise
 from archive.parse import (
@@ -34,6 +41,7 @@ from archive.parse import (
     parse_release,
 )
 from archive.release_names import release_name
+from archive.workers import die_with_parent
 
 # Bump when the parser's output changes: stored captures of an older version are parsed again.
 PARSER_VERSION = 2
@@ -65,14 +73,21 @@ def ingest_captures(
 ) -> IngestReport:
     """Ingest every capture the folder's manifest lists; return what happened to each."""
     report = IngestReport()
-    captures = load_manifest(captures_dir)
+    captures = load_manifest(captures_dir)  # a bad manifest is refused before any change
+    wanted = {entry_key(capture) for capture in captures}
     stored = {
-        row["sha256"]: row["parser_version"]
-        for row in db.query("select sha256, parser_version from captures")
+        row[0]
+        for row in db.execute(
+            "SELECT entry_key FROM captures WHERE parser_version = ?", [PARSER_VERSION]
+        )
     }
+    todo = [c for c in captures if entry_key(c) not in stored]
+    report.skipped.extend(c.file for c in captures if entry_key(c) in stored)
+    with db.atomic():
+        removed = _remove_unlisted(db, wanted & stored)
+    latest = db.execute("SELECT max(release_date) FROM captures").fetchone()[0]
+    earliest_new = None
     known = _KnownHashes.load(db)
-    todo = [c for c in captures if stored.get(c.sha256) != PARSER_VERSION]
-    report.skipped.extend(c.file for c in captures if stored.get(c.sha256) == PARSER_VERSION)
     for capture, outcome in progress(_parsed_in_parallel(captures_dir, todo)):
         if isinstance(outcome, CaptureError):
             report.failed.append((capture.file, str(outcome)))
@@ -80,16 +95,81 @@ def ingest_captures(
         size, parsed = outcome
         with db.atomic():
             _store_capture(db, capture, size, parsed, known)
+        earliest_new = min(earliest_new or capture.date, capture.date)
         report.ingested.append(capture.file)
         report.warnings.extend((capture.file, warning) for warning in parsed.warnings)
+    # Captures stored in date order after the newest one leave nothing to tidy (a fresh
+    # ingest stores them so); a removal, or a capture older than some stored, may.
+    if removed or (earliest_new and latest and earliest_new < latest):
+        with db.atomic():
+            _tidy(db)
     return report
+
+
+def entry_key(capture: CaptureInfo) -> str:
+    """What identifies a stored capture: its whole manifest entry and the parser version."""
+    fields = {name: getattr(capture, name) for name in capture.__dataclass_fields__}
+    fields["parser_version"] = PARSER_VERSION
+    return hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _remove_unlisted(db: Database, keep: set[str]) -> bool:
+    """Remove the captures (and their releases) whose entry the manifest no longer lists,
+    or which an older parser read: all but `keep`."""
+    gone = [
+        row[0]
+        for row in db.execute("SELECT id, entry_key FROM captures").fetchall()
+        if row[1] not in keep
+    ]
+    for start in range(0, len(gone), 400):  # SQLite caps the number of parameters
+        chunk = gone[start : start + 400]
+        marks = ", ".join("?" for _ in chunk)
+        db.conn.execute(f"DELETE FROM releases WHERE capture_id IN ({marks})", chunk)
+        db.conn.execute(f"DELETE FROM captures WHERE id IN ({marks})", chunk)
+        # SQLite may give a new capture the id of the one removed: mark the alignments made
+        # from a removed capture stale, so that lineages never pass them for current.
+        db.conn.execute(
+            f"""UPDATE lineage_alignments SET version = -1
+                WHERE capture_id IN ({marks}) OR previous_capture_id IN ({marks})""",
+            chunk + chunk,
+        )
+    return bool(gone)
+
+
+def _tidy(db: Database) -> None:
+    """What a fresh ingest would hold: texts only stored captures use, each wording's first
+    release the earliest capture that has it, only the sources stored captures name."""
+    conn = db.conn
+    conn.execute("DELETE FROM raw_texts WHERE hash NOT IN (SELECT raw_hash FROM parts)")
+    conn.execute(
+        """DELETE FROM clause_versions WHERE hash NOT IN
+           (SELECT version_hash FROM parts WHERE version_hash IS NOT NULL)"""
+    )
+    conn.execute(
+        """UPDATE clause_versions SET first_release = first.release_date
+           FROM (SELECT parts.version_hash AS hash, min(captures.release_date) AS release_date
+                 FROM parts JOIN captures ON captures.id = parts.capture_id
+                 WHERE parts.version_hash IS NOT NULL GROUP BY parts.version_hash) AS first
+           WHERE first.hash = clause_versions.hash
+             AND clause_versions.first_release IS NOT first.release_date"""
+    )
+    conn.execute(
+        """DELETE FROM sources WHERE kind = 'repository'
+           AND id NOT IN (SELECT source_id FROM captures WHERE source_id IS NOT NULL)"""
+    )
 
 
 def read_and_parse(captures_dir: Path, capture: CaptureInfo) -> tuple[int, ParsedRelease]:
     """Check, decode and parse one capture; raises `CaptureError` naming its file."""
     data = read_capture_bytes(captures_dir, capture)
     path = str(captures_dir / capture.file)
-    return len(data), parse_release(decode_capture(data, capture.encoding, path), path)
+    parsed = parse_release(decode_capture(data, capture.encoding, path), path)
+    clauses = sum(part.kind in CLAUSE_KINDS for part in parsed.parts)
+    if clauses > MAX_CLAUSES:  # refused before it is stored or aligned
+        raise CaptureError(
+            path, f"{clauses:,} clauses, over the limit of {MAX_CLAUSES:,} for one release"
+        )
+    return len(data), parsed
 
 
 def _parse_or_error(
@@ -113,7 +193,9 @@ def _parsed_in_parallel(
             yield capture, _parse_or_error(captures_dir, capture)
         return
     workers = min(2, os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         pending: deque[tuple[CaptureInfo, Future]] = deque()
         queue = iter(captures)
         for capture in queue:
@@ -143,14 +225,12 @@ class _KnownHashes:
 
     raw: set[str]
     versions: set[str]
-    captures: set[str]
 
     @classmethod
     def load(cls, db: Database) -> _KnownHashes:
         return cls(
             raw={row[0] for row in db.execute("select hash from raw_texts")},
             versions={row[0] for row in db.execute("select hash from clause_versions")},
-            captures={row[0] for row in db.execute("select sha256 from captures")},
         )
 
 
@@ -159,16 +239,13 @@ def _store_capture(
 ) -> None:
     conn = db.conn
     _register_source(db, capture)
-    if capture.sha256 in known.captures:  # stored by an older parser: replace it whole
-        old = "SELECT id FROM captures WHERE sha256 = ?"
-        conn.execute(f"DELETE FROM releases WHERE capture_id IN ({old})", [capture.sha256])
-        conn.execute("DELETE FROM captures WHERE sha256 = ?", [capture.sha256])
     text = parsed.rebuild()
     capture_id = conn.execute(
         """INSERT INTO captures (sha256, file, kind, release_date, role, preferred, url,
            capture_time, source_id, encoding, line_endings, bytes, stated_date,
            stated_date_text, text_sha256, hard_wrapped, complete, parser_version, warnings,
-           notes) VALUES (?, ?, 'cr', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+           notes, entry_key)
+           VALUES (?, ?, 'cr', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [
             capture.sha256,
             capture.file,
@@ -189,6 +266,7 @@ def _store_capture(
             PARSER_VERSION,
             json.dumps(parsed.warnings) if parsed.warnings else None,
             capture.notes,
+            entry_key(capture),
         ],
     ).lastrowid
     raw_rows, version_rows, part_rows = [], [], []

@@ -11,6 +11,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.lookup import find
+from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
 from vocabulary.numbers import RULE_NUMBER, is_under
 
@@ -27,6 +28,48 @@ def parse_date(text: str) -> str:
         raise LookupFailed(f"{text!r} is not a real date: {exc}") from exc
 
 
+def resolve_when(db: Database, text: str) -> str:
+    """A date given by a user (YYYY-MM-DD), or a release named by its set code or set name
+    (any case: `M10`, `ons`, `Magic 2010`) -> an ISO date. The one place that reads names.
+    """
+    if DATE.match(text.strip()):
+        return parse_date(text.strip())
+    wanted = text.strip().casefold()
+    names = names_in_store(db)
+    found = sorted(
+        day for day, (code, name) in names.items() if wanted in (code.casefold(), name.casefold())
+    )
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise LookupFailed(
+            f"{text!r} names {len(found)} releases ({', '.join(found)}): give the date"
+        )
+    near = _near_names(wanted, names)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
+    raise LookupFailed(
+        f"{text!r} is neither a date (write it as YYYY-MM-DD) nor a release's set code or"
+        f" name{hint}"
+    )
+
+
+NEAR_NAMES = 5  # how many near matches an unknown release name lists
+
+
+def _near_names(wanted: str, names: dict[str, tuple[str, str]]) -> list[str]:
+    """Codes and names that start like, contain, or are spelt nearly like `wanted`."""
+    from difflib import get_close_matches
+
+    labels: dict[str, str] = {}
+    for day, (code, name) in sorted(names.items()):
+        for option in (code, name):
+            if option:
+                labels.setdefault(option.casefold(), f"{option} ({day})")
+    contains = [labels[key] for key in labels if wanted and (wanted in key or key in wanted)]
+    close = [labels[key] for key in get_close_matches(wanted, list(labels), n=NEAR_NAMES)]
+    return list(dict.fromkeys(contains + close))[:NEAR_NAMES]
+
+
 def canonical_number(text: str) -> str:
     """'504.2.' -> '504.2'; rejects what cannot be a rule number.
 
@@ -40,8 +83,9 @@ def canonical_number(text: str) -> str:
 
 
 def releases(db: Database) -> list[dict[str, Any]]:
-    """Every release, oldest first, with its name, counts and the capture it was read from."""
-    return list(
+    """Every release, oldest first, with its name and set code, counts and the capture it was
+    read from."""
+    rows = list(
         db.query(
             """SELECT releases.date, releases.name, releases.clauses, releases.rules,
                       releases.glossary_entries, releases.stated_date, captures.file AS capture
@@ -49,6 +93,12 @@ def releases(db: Database) -> list[dict[str, Any]]:
                ORDER BY releases.date"""
         )
     )
+    names = names_in_store(db)
+    for row in rows:
+        code, name = names.get(row["date"], ("", ""))
+        row["name"] = name or row["name"]
+        row["set_code"] = code or None
+    return rows
 
 
 def release_in_force(db: Database, as_of: str | None) -> str:
@@ -58,7 +108,7 @@ def release_in_force(db: Database, as_of: str | None) -> str:
         if row["date"] is None:
             raise LookupFailed("the store holds no release yet: run `rules-history ingest`")
         return str(row["date"])
-    when = parse_date(as_of)
+    when = resolve_when(db, as_of)
     row = next(db.query("SELECT max(date) AS date FROM releases WHERE date <= ?", [when]))
     if row["date"] is None:
         first = next(db.query("SELECT min(date) AS date FROM releases"))["date"]
@@ -67,8 +117,8 @@ def release_in_force(db: Database, as_of: str | None) -> str:
 
 
 def resolve_release(db: Database, text: str) -> str:
-    """A release named by its date exactly, or the one in force on that date."""
-    when = parse_date(text)
+    """A release named by its date exactly (or its set), or the one in force on that date."""
+    when = resolve_when(db, text)
     if db["releases"].count_where("date = ?", [when]):
         return when
     return release_in_force(db, when)
@@ -245,10 +295,23 @@ def capture_for_export(db: Database, release: str, capture_file: str | None) -> 
             r["file"]
             for r in db.query("SELECT file FROM captures WHERE release_date = ?", [release])
         ]
+        if not others:
+            raise LookupFailed(
+                f"there is no release dated {release} in the store{_nearest(db, release)}"
+            )
         raise LookupFailed(
             f"no capture {capture_file!r} for release {release}; it has: {', '.join(others)}"
         )
     return rows[0]
+
+
+def _nearest(db: Database, day: str) -> str:
+    """'; the release in force then is X', or where the store's releases begin."""
+    before = db.execute("SELECT max(date) FROM releases WHERE date <= ?", [day]).fetchone()[0]
+    if before:
+        return f"; the release in force then is {before}"
+    first = db.execute("SELECT min(date) FROM releases").fetchone()[0]
+    return f"; the first is {first}" if first else ": it holds no release (run ingest)"
 
 
 def rebuild_text(db: Database, capture_id: int) -> str:

@@ -23,11 +23,22 @@ from pathlib import Path
 from sqlite_utils import Database, Migrations
 
 from archive.errors import RulesHistoryError
+from archive.locking import writer_lock
 
 DEFAULT_DB = Path("_build") / "rules.db"
 DB_ENV = "RULES_HISTORY_DB"
 
+# A store opened for reading while a writer brings its schema up to date waits this long.
+MIGRATION_WAIT_SECONDS = 10.0
+
 migrations = Migrations("rules-history")
+
+
+class StoreDamaged(RulesHistoryError):
+    """A --db file that is not a SQLite database, or a damaged one."""
+
+    def __init__(self, path: object, error: sqlite3.DatabaseError) -> None:
+        super().__init__(f"{path}: not a usable SQLite store ({error}); remove it and ingest again")
 
 
 def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -42,12 +53,24 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
     target = db_path(path)
     if str(target) != ":memory:":
         target.parent.mkdir(parents=True, exist_ok=True)
-    db = Database(target)
-    db.conn.execute("PRAGMA foreign_keys = ON")
-    if str(target) != ":memory:":
-        db.enable_wal()
-        db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
-    migrations.apply(db)
+    if target.is_dir():
+        raise RulesHistoryError(f"{target}: is a directory, not a SQLite store")
+    in_memory = str(target) == ":memory:"
+    try:
+        db = Database(target)
+        db.conn.execute("PRAGMA foreign_keys = ON")
+        # Setting up a new store (WAL, the schema) is a write: two processes opening one at
+        # once raced on it, so it is done under the writer lock, by one of them only.
+        if not in_memory and (db.journal_mode != "wal" or migrations.pending(db)):
+            with writer_lock(target, wait=MIGRATION_WAIT_SECONDS):
+                db.enable_wal()
+                migrations.apply(db)
+        elif in_memory:
+            migrations.apply(db)
+        if not in_memory:
+            db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
+    except sqlite3.DatabaseError as error:
+        raise StoreDamaged(target, error) from error
     return db
 
 
@@ -270,8 +293,137 @@ def m004_release_gaps(db: Database) -> None:
 
 
 @migrations()
-def m005_derived_answers(db: Database) -> None:
-    """The answers computed once from the lineages (`lineage.derived`) and the executable
+def m005_derived_events(db: Database) -> None:
+    """The differences of a derived release (a re-extracted copy) from its official
+    predecessor: the columns of `lineage_events`, plus `confirmed` (1 when the next official
+    release has the difference too). Kept apart so that no change list or blame reads them
+    as rule changes (`lineage/derived.py`)."""
+    db.executescript(
+        """
+        CREATE TABLE derived_events (
+            id INTEGER PRIMARY KEY,
+            lineage_id INTEGER NOT NULL,
+            release TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            old_numbers TEXT NOT NULL,
+            new_numbers TEXT NOT NULL,
+            old_part_id INTEGER,
+            new_part_id INTEGER,
+            related_lineages TEXT NOT NULL DEFAULT '[]',
+            similarity REAL,
+            confirmed INTEGER NOT NULL
+        );
+        CREATE INDEX derived_events_release ON derived_events(release, kind);
+        """
+    )
+
+
+@migrations()
+def m006_capture_differences(db: Database) -> None:
+    """How each capture that a release is not read from differs from the one it is read
+    from (`archive/capture_diffs.py`): computed once at ingest."""
+    db.executescript(
+        """
+        CREATE TABLE capture_differences (
+            capture_id INTEGER PRIMARY KEY REFERENCES captures(id) ON DELETE CASCADE,
+            release TEXT NOT NULL,
+            compared_with INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            lines_differ INTEGER NOT NULL,
+            summary TEXT NOT NULL
+        );
+        """
+    )
+
+
+@migrations()
+def m007_release_names(db: Database) -> None:
+    """Release names: the committed table `archive/data/release_names.csv`, copied in by
+    every ingest (set code, set name, and the source of each)."""
+    db.executescript(
+        """
+        CREATE TABLE release_names (
+            date TEXT PRIMARY KEY,
+            set_code TEXT,
+            set_name TEXT,
+            code_source TEXT,
+            name_source TEXT,
+            note TEXT
+        );
+        """
+    )
+
+
+@migrations()
+def m008_explanations(db: Database) -> None:
+    """Explanations: the official "Comprehensive Rules changes" articles, one row per entry.
+
+    `bulletins` holds one row per article (its release and how that was decided);
+    `explanations` one row per entry: the rule numbers or glossary terms it lists, the
+    explanation, the phrases it quotes, and how it matched our diff between the release and
+    the one before (`status`: matched or a finding); `explanation_links` ties each matched
+    entry to the lineage whose change it explains; `explanation_state` keeps the key of the
+    inputs they were matched from, so that an ingest with nothing new skips the matching.
+    """
+    db.executescript(
+        """
+        CREATE TABLE bulletins (
+            id INTEGER PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            file TEXT NOT NULL,
+            title TEXT,
+            publish_date TEXT,
+            set_code TEXT,
+            set_name TEXT,
+            url TEXT,
+            release TEXT,
+            previous_release TEXT,
+            release_basis TEXT,
+            entries INTEGER
+        );
+        CREATE TABLE explanations (
+            id INTEGER PRIMARY KEY,
+            bulletin_id INTEGER NOT NULL REFERENCES bulletins(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            heading TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            numbers TEXT NOT NULL,
+            terms TEXT NOT NULL,
+            explanation TEXT NOT NULL,
+            quoted TEXT NOT NULL,
+            release TEXT,
+            status TEXT NOT NULL,
+            finding TEXT,
+            UNIQUE (bulletin_id, position)
+        );
+        CREATE INDEX explanations_release ON explanations(release);
+        CREATE TABLE explanation_links (
+            explanation_id INTEGER NOT NULL REFERENCES explanations(id) ON DELETE CASCADE,
+            lineage_id INTEGER NOT NULL,
+            release TEXT NOT NULL,
+            label TEXT NOT NULL,
+            matched_by TEXT NOT NULL,
+            PRIMARY KEY (explanation_id, lineage_id)
+        );
+        CREATE INDEX explanation_links_lineage ON explanation_links(lineage_id, release);
+        CREATE TABLE explanation_state (
+            key TEXT NOT NULL
+        );
+        """
+    )
+
+
+@migrations()
+def m009_capture_entry(db: Database) -> None:
+    """`entry_key`: the hash of the manifest entry a capture was stored from, so that a
+    changed entry (a corrected encoding, a new date) is stored again and a removed one goes."""
+    db.execute("ALTER TABLE captures ADD COLUMN entry_key TEXT")
+    db.execute("CREATE INDEX captures_entry_key ON captures(entry_key)")
+
+
+@migrations()
+def m010_derived_answers(db: Database) -> None:
+    """The answers computed once from the lineages (`lineage.answers`) and the executable
     examples' records (`facedown.store`): the CLI and the site read them, never compute them.
 
     `derived_state` and `example_state` record what each was computed from, so that a reader

@@ -25,7 +25,9 @@ from typing import Any
 
 from archive.decode import guess_encoding
 from archive.errors import CaptureError, RulesHistoryError
+from archive.limits import MAX_INDEX_BYTES, MAX_RELEASE_BYTES
 from archive.manifest import MANIFEST_NAME
+from archive.paths import read_inside
 
 INDEX_NAME = "index.json"
 TEMP_PREFIX = ".tmp-"
@@ -71,6 +73,40 @@ class CaptureRecord:
         return f"{t[:4]}-{t[4:6]}-{t[6:8]}T{t[8:10]}:{t[10:12]}:{t[12:]}Z"
 
 
+_REQUIRED = {"source": str, "kind": str, "url": str, "sha256": str, "bytes": int, "file": str}
+_OPTIONAL = {"timestamp": str, "status": int, "content_type": str, "fetched_at": str}
+_OPTIONAL.update(
+    {
+        "wayback_url": str,
+        "release": str,
+        "stated_date": str,
+        "parser": str,
+        "form": str,
+        "quotes": str,
+        "encoding": str,
+        "notes": str,
+    }
+)
+
+
+def record_from_row(path: Path, number: int, row: object) -> CaptureRecord:
+    """One record of `index.json`, its fields' presence and types checked."""
+    if not isinstance(row, dict):
+        raise StoreError(f"{path}: record {number} is {type(row).__name__}, not a JSON object")
+    missing = sorted(set(_REQUIRED) - set(row))
+    if missing:
+        raise StoreError(f"{path}: record {number} lacks {', '.join(missing)}")
+    for name, kind in [*_REQUIRED.items(), *_OPTIONAL.items()]:
+        value = row.get(name)
+        if name in _OPTIONAL and value is None:
+            continue
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise StoreError(f"{path}: record {number}: {name} {value!r} is not a {kind.__name__}")
+    if row["kind"] not in ("cr", "witness"):
+        raise StoreError(f"{path}: record {number}: kind {row['kind']!r} is not cr or witness")
+    return CaptureRecord.from_dict(row)
+
+
 def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -105,10 +141,15 @@ class CaptureStore:
         if not path.exists():
             return []
         try:
-            rows = json.loads(path.read_bytes())
-        except json.JSONDecodeError as exc:
-            raise StoreError(f"{path}: not valid JSON (line {exc.lineno})") from exc
-        return [CaptureRecord.from_dict(row) for row in rows]
+            rows = json.loads(read_inside(self.root, INDEX_NAME, MAX_INDEX_BYTES, "index"))
+        except CaptureError as exc:
+            raise StoreError(str(exc)) from exc
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            line = getattr(exc, "lineno", None)
+            raise StoreError(f"{path}: not valid JSON (line {line})") from exc
+        if not isinstance(rows, list):
+            raise StoreError(f"{path}: must be a JSON list of capture records")
+        return [record_from_row(path, number, row) for number, row in enumerate(rows, 1)]
 
     def remove_stray_temporaries(self) -> list[Path]:
         """Temporary files left by a killed crawl; never a finished object."""
@@ -131,7 +172,10 @@ class CaptureStore:
     def read(self, record: CaptureRecord) -> bytes:
         """A capture's bytes, checked against its recorded sha256."""
         path = self.root / record.file
-        data = path.read_bytes()
+        try:
+            data = read_inside(self.root, record.file, MAX_RELEASE_BYTES, "capture")
+        except CaptureError as exc:
+            raise StoreError(str(exc)) from exc
         if sha256_of(data) != record.sha256:
             raise StoreError(f"{path}: bytes do not match the recorded sha256")
         return data

@@ -15,10 +15,15 @@ from crawler.parsers import UnknownParser, parse_witness
 WEB_DIR = "web"
 
 
+def witness_roots(captures_dir: Path) -> list[Path]:
+    """The folders inside the captures folder that hold a capture index."""
+    roots = [captures_dir / WEB_DIR, captures_dir]
+    return [root for root in roots if (root / INDEX_NAME).exists()]
+
+
 def witness_stores(captures_dir: Path) -> list[CaptureStore]:
     """The capture stores in the folder that hold an index."""
-    roots = [captures_dir / WEB_DIR, captures_dir]
-    return [CaptureStore(root) for root in roots if (root / INDEX_NAME).exists()]
+    return [CaptureStore(root) for root in witness_roots(captures_dir)]
 
 
 def parse_record(store: CaptureStore, record: CaptureRecord) -> WitnessDocument:
@@ -40,7 +45,12 @@ def parse_record(store: CaptureStore, record: CaptureRecord) -> WitnessDocument:
 def witness_documents(captures_dir: Path) -> tuple[list[WitnessDocument], list[tuple[str, str]]]:
     """Every witness capture of the folder, parsed; and the ones that failed, with why."""
     documents, failed = [], []
-    for store in witness_stores(captures_dir):
+    for root in witness_roots(captures_dir):
+        try:
+            store = CaptureStore(root)
+        except StoreError as error:  # a damaged index: reported, the other one still read
+            failed.append((str(root / INDEX_NAME), str(error)))
+            continue
         for record in store.records:
             if record.kind != "witness":
                 continue

@@ -9,6 +9,7 @@ compared), which is the rule change behind it. When only the cites change (a ren
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlite_utils import Database
@@ -17,7 +18,15 @@ from archive.query import release_in_force
 from archive.worddiff import word_diff
 from facedown.era import Clause, Era, read_era
 from facedown.scenarios import SCENARIOS, Scenario
+from lineage.derived import DERIVED_NOTE, derived_releases
 from vocabulary.kinds import RENUMBERED_REWORDED
+
+# Where the derived copy's own text answers otherwise than the source (2003-05-26 drops the
+# mana symbols: "a mana cost of ."), that is the copy's doing, not a rule of its time.
+DERIVED_FINDING = (
+    "the derived copy's text answers otherwise (re-extracted; mana symbols and words may be"
+    " lost); not a rule change"
+)
 
 
 def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
@@ -32,7 +41,8 @@ def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
     if wanted is not None:
         dates = [d for d in dates if d <= wanted][-2:]  # its predecessor tells what changed
     eras = [read_era(db, d) for d in dates]
-    records = [record for scenario in SCENARIOS for record in run_scenario(scenario, eras)]
+    derived = derived_releases(db)
+    records = [record for scenario in SCENARIOS for record in run_scenario(scenario, eras, derived)]
     if wanted is not None:
         records = [r for r in records if r["release"] == wanted]
     link_lineage(db, records)
@@ -65,11 +75,22 @@ def link_lineage(db: Database, records: list[dict[str, Any]]) -> None:
         record["lineage_changes"] = list(found.values())
 
 
-def run_scenario(scenario: Scenario, eras: list[Era]) -> list[dict[str, Any]]:
-    """One scenario over the given eras (oldest first), skipping those it doesn't apply to."""
+def run_scenario(
+    scenario: Scenario, eras: list[Era], derived: Collection[str] = ()
+) -> list[dict[str, Any]]:
+    """One scenario over the given eras (oldest first), skipping those it doesn't apply to.
+
+    A release read from a derived copy is answered and marked (`derived`, `note`; where it
+    disagrees with the source, a finding of the copy), but stays out of the chain of
+    changes: the official release after it is compared with the official one before it.
+    """
     records: list[dict[str, Any]] = []
     previous: tuple[Era, dict[str, Any]] | None = None
     for era in eras:
+        if era.release in derived:
+            if scenario.applies(era):
+                records.append(_derived_record(evaluate(scenario, era)))
+            continue
         if not scenario.applies(era):
             previous = None
             continue
@@ -79,6 +100,15 @@ def run_scenario(scenario: Scenario, eras: list[Era]) -> list[dict[str, Any]]:
         records.append(record)
         previous = (era, record)
     return records
+
+
+def _derived_record(record: dict[str, Any]) -> dict[str, Any]:
+    record["derived"] = True
+    record["note"] = DERIVED_NOTE
+    documented = record["text_says"] is not None and record["outcome"] == record["text_says"]
+    if not record["agrees"] and not documented:  # not the era's known finding: the copy's
+        record["finding"] = DERIVED_FINDING
+    return record
 
 
 def evaluate(scenario: Scenario, era: Era) -> dict[str, Any]:
@@ -104,6 +134,7 @@ def evaluate(scenario: Scenario, era: Era) -> dict[str, Any]:
         "previous_cites": [],
         "rule_change": [],
         "renumbered": False,
+        "derived": False,
     }
 
 

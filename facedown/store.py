@@ -18,7 +18,7 @@ from sqlite_utils import Database
 from archive.query import release_in_force
 from facedown.run import run_all
 from facedown.scenarios import SCENARIOS
-from lineage.derived import signature as lineage_signature
+from lineage.answers import signature as lineage_signature
 from lineage.freshness import UPDATE, StaleStore
 
 SOURCE = Path(__file__).resolve().parent

@@ -14,6 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.query import canonical_number, resolve_release
+from lineage.derived import is_derived
 from lineage.freshness import require_current
 from vocabulary.numbers import is_under
 
@@ -21,7 +22,7 @@ from vocabulary.numbers import is_under
 def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[dict[str, Any]]:
     """`number`, `since`, `text_since`, `lineage` for each clause of `release`, in order.
 
-    Read from the `blame` table that `lineage.derived` computes (the site reads it too)."""
+    Read from the `blame` table that `lineage.answers` computes (the site reads it too)."""
     require_current(db)
     when = resolve_release(db, release)
     prefix = canonical_number(rule_prefix) if rule_prefix else None
@@ -33,8 +34,12 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
            WHERE b.release = ? ORDER BY p.position""",
         [when],
     )
-    return [
+    found = [
         {"release": when, **row}
         for row in rows
         if prefix is None or (row["kind"] != "glossary" and is_under(row["number"], prefix))
     ]
+    if is_derived(db, when):  # its words are the copy's (lineage.derived)
+        for row in found:
+            row["derived"] = True
+    return found

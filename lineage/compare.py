@@ -18,6 +18,7 @@ from archive.errors import LookupFailed
 from archive.query import canonical_number, resolve_release
 from archive.worddiff import word_diffs
 from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
+from lineage.derived import annotate_diff
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
@@ -34,7 +35,7 @@ def diff_releases(
     """Every change from release `old` to release `new` (dates), optionally under a rule.
 
     This is THE change list: the CLI's `diff`, the site's diff, release and home pages (through
-    the `release_changes` table that `lineage.derived` fills from it) all use it. Without
+    the `release_changes` table that `lineage.answers` fills from it) all use it. Without
     `words`, no word diffs (the site diffs the words itself, lazily, per page)."""
     require_lineage(db)
     rule_prefix = canonical_number(rule_prefix) if rule_prefix else None
@@ -76,13 +77,16 @@ def compare_members(
     if words:
         for change, diff in zip(changes, word_diffs(pairs), strict=True):
             change["diff"] = diff
-    return {
-        "old": old_release,
-        "new": new_release,
-        "rule_prefix": rule_prefix,
-        "summary": dict(sorted(summary.items())),
-        "changes": changes,
-    }
+    return annotate_diff(
+        db,
+        {
+            "old": old_release,
+            "new": new_release,
+            "rule_prefix": rule_prefix,
+            "summary": dict(sorted(summary.items())),
+            "changes": changes,
+        },
+    )
 
 
 def load_members(db: Database, release: str, words: bool = True) -> dict[int, _Member]:

@@ -1,4 +1,4 @@
-"""What a release's clause count counts, read from `release_counts` (lineage.derived).
+"""What a release's clause count counts, read from `release_counts` (lineage.answers).
 
 `clauses`: the clauses that have a history (chapters, sections, rules, subrules, glossary
 entries), the same clauses `blame` lists; `rules`: rules and subrules; `glossary`: glossary
@@ -7,24 +7,12 @@ entries; `examples`: examples, which follow their rule and are not clauses of th
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlite_utils import Database
 
-from archive.release_names import release_name
 
-
-def release_rows(db: Database) -> list[dict[str, Any]]:
-    """Every release, oldest first: date, name, counts, the capture it was read from."""
-    rows = list(
-        db.query(
-            """SELECT r.date, r.name, c.clauses, c.rules, c.glossary, c.examples,
-                      r.stated_date, captures.file AS capture
-               FROM releases r JOIN captures ON captures.id = r.capture_id
-               JOIN release_counts c ON c.release = r.date
-               ORDER BY r.date"""
-        )
-    )
-    for row in rows:
-        row["name"] = row["name"] or release_name(row["date"])
-    return rows
+def release_counts(db: Database) -> dict[str, dict[str, int]]:
+    """Release -> its counts: clauses, rules, glossary, examples."""
+    return {
+        row["release"]: {key: row[key] for key in ("clauses", "rules", "glossary", "examples")}
+        for row in db.query("SELECT * FROM release_counts")
+    }

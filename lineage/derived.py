@@ -1,272 +1,249 @@
-"""The derived answers, computed once from the lineages and stored: the pipeline stage after
-`lineage.store.build_lineage`. The CLI and the site read these tables; neither computes them.
+"""Derived releases: a release known only from a re-extracted copy (`role: derived`).
 
-- `wordings`: each wording of each lineage (consecutive releases in which the clause kept one
-  exact text), with its span named the same everywhere: `first` (the first release that
-  printed it), `last` (the last release that printed it) and `replaced_by` (the release after
-  `last`: the one that printed a new wording, or removed or merged the clause; NULL while it
-  is still in force), the number of releases, its numbers, the kind of change that began it,
-  and its blame.
-- `blame`: for each clause of each release, `since` (the last change of wording: renumbering,
-  cross-references that follow one, and typography ignored, see `vocabulary.kinds.
-  WORDING_CHANGES`) and `text_since` (the last change of its text of any kind).
-- `release_counts`: what a release's clause count counts: `clauses` are the clauses that have
-  a history (chapters, sections, rules, subrules and glossary entries: the lineage members);
-  `rules` the rules and subrules among them; `glossary` the glossary entries; `examples` the
-  examples, which follow their rule and are not counted as clauses.
-- `release_changes`: the change list from the release before to each release,
-  `lineage.compare.diff_releases` without word diffs (THE change list; the CLI's `diff` prints
-  the same for neighbours).
-- `derived_state`: which lineage alignment each release's answers were computed from.
+Such a copy (2003-05-26, Scourge) drops mana symbols, changes dashes and carries typos the
+official files lack, so its own differences must not become rule changes. It takes part in
+lineage this way:
 
-Incremental like the lineages: from the first release whose alignment changed, everything
-later is recomputed; wordings are recomputed for the lineages alive from the release before.
+- The official releases are chained among themselves: each official release is aligned
+  with the previous *official* release (2003-03-15 -> 2003-07-01 directly), so `lineage_events`,
+  blame and every change list hold no event of a derived copy, and never date a wording from it.
+- A derived release is aligned with its official predecessor (and, for the clauses that
+  alignment leaves new, with its official successor). Its clauses join those lineages as
+  members (`lineage_members`), so `show`, `export`, `diff` and the history pages can read it;
+  a clause neither official neighbour has starts a lineage of its own.
+- Its differences from the predecessor are stored in `derived_events` (the columns of
+  `lineage_events`, plus `confirmed`): a difference is confirmed only when the next official
+  release has it too (the same words, or the clause present or absent alike), otherwise it
+  stays unconfirmed.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
-from itertools import groupby
 from typing import Any
 
 from sqlite_utils import Database
 
-from lineage.compare import compare_members, load_members
-from vocabulary.kinds import ADDED, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
+from lineage.align import Alignment, Clause, align
+from vocabulary.kinds import ADDED
 
-DERIVED_VERSION = 1  # bump when a derived answer's definition changes: they are recomputed
-TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING})
-RULE_KINDS = ("rule", "subrule")
-
-
-def signature(db: Database) -> dict[str, str]:
-    """Release -> what its derived answers depend on: its alignment row and DERIVED_VERSION.
-
-    Any change of the lineage of a release or of one before it changes its alignment row
-    (build_lineage redoes every later release), so equal signatures mean equal inputs."""
-    rows = db.execute(
-        "SELECT release, previous_release, capture_id, previous_capture_id, version"
-        " FROM lineage_alignments ORDER BY release"
-    )
-    return {row[0]: json.dumps([*row, DERIVED_VERSION]) for row in rows}
+DERIVED_ROLE = "derived"
+DERIVED_NOTE = "from a re-extracted copy; wording less certain"
 
 
-def first_stale(db: Database) -> str | None:
-    """The first release whose derived answers are missing or stale (None: all current)."""
-    wanted = signature(db)
-    done = dict(db.execute("SELECT release, signature FROM derived_state").fetchall())
-    stale = [release for release in sorted(wanted) if done.get(release) != wanted[release]]
-    extra = set(done) - set(wanted)
-    if extra:
-        stale.append(min(extra))
-    return min(stale) if stale else None
-
-
-def build_derived(db: Database) -> dict[str, Any]:
-    """Compute and store the derived answers of every release that needs them."""
-    start = first_stale(db)
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
-    report: dict[str, Any] = {"releases": len(dates), "computed": 0}
-    if start is None:
-        return report
-    redo = [day for day in dates if day >= start]
-    before = [day for day in dates if day < start]
-    with db.atomic():
-        for table in ("blame", "release_counts", "release_changes", "derived_state"):
-            db.conn.execute(f"DELETE FROM {table} WHERE release >= ?", [start])
-        _store_counts(db, redo)
-        _store_blame(db, start)
-        _store_changes(db, before[-1] if before else None, redo)
-        report["wordings"] = _store_wordings(db, before[-1] if before else None)
-        wanted = signature(db)
-        db.conn.executemany(
-            "INSERT OR REPLACE INTO derived_state (release, signature) VALUES (?, ?)",
-            [(day, wanted[day]) for day in redo if day in wanted],
-        )
-    report["computed"] = len(redo)
-    return report
-
-
-def _store_counts(db: Database, dates: list[str]) -> None:
-    for day in dates:
-        kinds: dict[str, int] = dict(
-            db.execute(
-                "SELECT kind, count(*) FROM lineage_members WHERE release = ? GROUP BY kind",
-                [day],
-            ).fetchall()
-        )
-        examples = db.execute(
-            """SELECT count(*) FROM releases JOIN parts ON parts.capture_id = releases.capture_id
-               WHERE releases.date = ? AND parts.kind = 'example'""",
-            [day],
-        ).fetchone()[0]
-        db.conn.execute(
-            """INSERT INTO release_counts (release, clauses, rules, glossary, examples)
-               VALUES (?, ?, ?, ?, ?)""",
-            [
-                day,
-                sum(kinds.values()),
-                sum(kinds.get(kind, 0) for kind in RULE_KINDS),
-                kinds.get("glossary", 0),
-                examples,
-            ],
-        )
-
-
-def _store_blame(db: Database, start: str) -> None:
-    """`since` and `text_since` of every member of the releases from `start` on."""
-    events: dict[int, list[tuple[str, str]]] = defaultdict(list)
-    for lineage_id, release, kind in db.execute(
-        "SELECT lineage_id, release, kind FROM lineage_events ORDER BY lineage_id, release, id"
-    ):
-        events[lineage_id].append((release, kind))
-    rows = []
-    members = db.execute(
-        """SELECT m.part_id, m.lineage_id, m.release, m.number, l.first_release
-           FROM lineage_members m JOIN lineages l ON l.id = m.lineage_id
-           WHERE m.release >= ? ORDER BY m.lineage_id, m.release""",
-        [start],
-    )
-    for lineage_id, group in groupby(members, key=lambda row: row[1]):
-        history = events.get(lineage_id, [])
-        since = text_since = None
-        i = 0
-        for part_id, _lineage, release, number, first_release in group:
-            while i < len(history) and history[i][0] <= release:
-                when, kind = history[i]
-                if kind in WORDING_CHANGES:
-                    since = when
-                if kind in TEXT_CHANGES:
-                    text_since = when
-                i += 1
-            rows.append(
-                (
-                    part_id,
-                    lineage_id,
-                    release,
-                    number,
-                    since or first_release,
-                    text_since or since or first_release,
-                )
-            )
-    db.conn.executemany(
-        """INSERT INTO blame (part_id, lineage_id, release, number, since, text_since)
-           VALUES (?, ?, ?, ?, ?, ?)""",
-        rows,
-    )
-
-
-def _store_changes(db: Database, previous: str | None, dates: list[str]) -> None:
-    """The change list of each release in `dates` from the one before it."""
-    before = load_members(db, previous, words=False) if previous else None
-    for day in dates:
-        after = load_members(db, day, words=False)
-        if before is not None and previous is not None:
-            result = compare_members(db, (previous, before), (day, after), words=False)
-            db.conn.executemany(
-                """INSERT INTO release_changes (release, position, previous_release, kind,
-                   old_numbers, new_numbers, lineage_id, old_part_id, new_part_id,
-                   related_lineages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                [
-                    (
-                        day,
-                        position,
-                        previous,
-                        change["kind"],
-                        json.dumps(change["old"]),
-                        json.dumps(change["new"]),
-                        change["lineage"],
-                        change["old_part"],
-                        change["new_part"],
-                        json.dumps(change["related_lineages"]),
-                    )
-                    for position, change in enumerate(result["changes"])
-                ],
-            )
-        previous, before = day, after
-
-
-def _store_wordings(db: Database, previous: str | None) -> int:
-    """Recompute the wordings that the releases after `previous` may change: those that
-    reached `previous` or later (extended or replaced now) and those of new lineages; the
-    closed wordings before stay as they are (every wording, when `previous` is None)."""
-    since = previous or ""
-    db.conn.execute("DROP TABLE IF EXISTS temp.open_wordings")
-    db.conn.execute(
-        """CREATE TEMP TABLE open_wordings AS SELECT w.lineage_id, min(w.position) AS position,
-           min(w.first) AS first FROM wordings w JOIN lineages l ON l.id = w.lineage_id
-           WHERE w.last >= ? AND l.first_release <= ? GROUP BY w.lineage_id""",
-        # Only lineages that began by `previous` keep their ids; a later one may reuse the
-        # id of a lineage forgotten by the rebuild, whose wordings go below.
-        [since, since],
-    )
-    db.conn.execute("DELETE FROM wordings WHERE last >= ?", [since])
-    db.conn.execute("DELETE FROM wordings WHERE lineage_id NOT IN (SELECT id FROM lineages)")
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
-    following = dict(zip(dates, dates[1:], strict=False))
-    offsets = {row[0]: row[1] for row in db.execute("SELECT * FROM temp.open_wordings")}
-    kinds = {
-        (row[0], row[1]): row[2]
+def derived_releases(db: Database) -> set[str]:
+    """The releases read from a derived capture."""
+    return {
+        row[0]
         for row in db.execute(
-            "SELECT lineage_id, release, kind FROM lineage_events WHERE release > ?"
-            " ORDER BY id DESC",
-            [since],
+            "SELECT releases.date FROM releases JOIN captures ON captures.id = releases.capture_id"
+            " WHERE captures.role = ?",
+            [DERIVED_ROLE],
         )
     }
-    members = db.execute(
-        """SELECT m.lineage_id, m.release, m.number, p.version_hash, cv.normalised_hash,
-                  b.since, b.text_since
-           FROM lineage_members m JOIN parts p ON p.id = m.part_id
-           LEFT JOIN clause_versions cv ON cv.hash = p.version_hash
-           LEFT JOIN blame b ON b.part_id = m.part_id
-           LEFT JOIN temp.open_wordings o ON o.lineage_id = m.lineage_id
-           JOIN lineages l ON l.id = m.lineage_id
-           WHERE m.release >= coalesce(o.first, l.first_release)
-             AND (o.lineage_id IS NOT NULL OR l.first_release > ?)
-           ORDER BY m.lineage_id, m.release, p.position""",
-        [since],
+
+
+def is_derived(db: Database, release: str) -> bool:
+    return release in derived_releases(db)
+
+
+def neighbours(official: list[str], release: str) -> tuple[str | None, str | None]:
+    """The official releases just before and just after `release`.
+
+    >>> neighbours(["2003-03-15", "2003-07-01"], "2003-05-26")
+    ('2003-03-15', '2003-07-01')
+    >>> neighbours(["2003-03-15"], "2003-05-26")
+    ('2003-03-15', None)
+    """
+    before = [day for day in official if day < release]
+    after = [day for day in official if day > release]
+    return (before[-1] if before else None, after[0] if after else None)
+
+
+def forget_derived(db: Database, release: str) -> None:
+    """Drop what was stored for a derived release (it is always recomputed whole)."""
+    db.conn.execute("DELETE FROM derived_events WHERE release = ?", [release])
+    db.conn.execute("DELETE FROM lineage_events WHERE release = ?", [release])  # older stores
+    db.conn.execute("DELETE FROM lineage_members WHERE release = ?", [release])
+    db.conn.execute("DELETE FROM lineage_alignments WHERE release = ?", [release])
+    db.conn.execute(
+        "DELETE FROM lineages WHERE first_release = ? AND last_release = ?", 2 * [release]
     )
-    rows = []
-    for lineage_id, group in groupby(members, key=lambda row: row[0]):
-        offset = offsets.get(lineage_id, 0)
-        runs = ((version, list(items)) for version, items in groupby(group, key=lambda r: r[3]))
-        for position, (version, items) in enumerate(runs, start=offset):
-            first, last = items[0][1], items[-1][1]
-            if not position:
-                kind: str = ADDED
-            else:
-                kind = kinds.get((lineage_id, first)) or _kind_before(db, lineage_id, first)
-            rows.append(
-                (
-                    lineage_id,
-                    position,
-                    version,
-                    items[0][4],
-                    first,
-                    last,
-                    following.get(last),
-                    len(items),
-                    json.dumps(list(dict.fromkeys(item[2] for item in items))),
-                    str(kind),
-                    items[-1][5],
-                    items[-1][6],
-                )
+
+
+def store_derived(
+    db: Database,
+    release: str,
+    official: list[str],
+    load: Any,
+    step: Any,
+    next_id: int,
+) -> tuple[dict[str, int], int]:
+    """Align and store one derived release; returns its counts and the next free lineage id.
+
+    `load(release, words)` reads a release's clauses and `step(...)` makes event rows (both
+    from `lineage.store`, passed in so that the two modules do not import each other).
+    """
+    forget_derived(db, release)
+    previous, following = neighbours(official, release)
+    new = load(release, True)
+    old = load(previous, True) if previous else []
+    later = load(following, True) if following else []
+    old_ids = _ids(db, previous, old)
+    later_ids = _ids(db, following, later)
+    first = align(old, new)
+    ids: list[int] = []
+    used: set[int] = set()
+    from_later = _later_lineage(new, later, later_ids, first)
+    new_lineages = []
+    for n, clause in enumerate(new):
+        o = first.matches.get(n)
+        lineage = old_ids[o] if o is not None else from_later.get(n)
+        if lineage is None or lineage in used:
+            lineage, next_id = next_id, next_id + 1
+            new_lineages.append(
+                (lineage, release, release, clause.label, clause.label, clause.kind)
             )
+        used.add(lineage)
+        ids.append(lineage)
     db.conn.executemany(
-        """INSERT INTO wordings (lineage_id, position, version_hash, normalised_hash, first,
-           last, replaced_by, releases, numbers, kind, since, text_since)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        "INSERT INTO lineage_members (part_id, lineage_id, release, number, kind)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(c.part_id, ids[n], release, c.label, c.kind) for n, c in enumerate(new)],
+    )
+    db.conn.executemany(
+        """INSERT INTO lineages (id, first_release, last_release, first_number, last_number,
+           kind) VALUES (?, ?, ?, ?, ?, ?)""",
+        new_lineages,
+    )
+    events = step(release, old, old_ids, new, ids, first)
+    attested = _attested(new, ids, later, later_ids)
+    alive, later_alive = set(ids), set(later_ids)
+    rows = [(*row, int(_confirmed(row, alive, attested, later_alive))) for row in events]
+    db.conn.executemany(
+        """INSERT INTO derived_events (lineage_id, release, kind, old_numbers, new_numbers,
+           old_part_id, new_part_id, related_lineages, similarity, confirmed)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         rows,
     )
-    db.conn.execute("DROP TABLE temp.open_wordings")
-    return len(rows)
+    captures = dict(
+        db.execute(
+            "SELECT date, capture_id FROM releases WHERE date IN (?, ?)", [release, previous]
+        ).fetchall()
+    )
+    counts = first.counts()
+    db.conn.execute(
+        "INSERT OR REPLACE INTO lineage_alignments VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            release,
+            previous,
+            captures[release],
+            captures.get(previous),
+            -1,  # not part of the official chain: recomputed with it, never checked alone
+            json.dumps({**counts, "derived": True}),
+        ],
+    )
+    return counts, next_id
 
 
-def _kind_before(db: Database, lineage_id: int, release: str) -> str:
-    """The kind of the event that began a wording older than the releases redone."""
-    row = db.execute(
-        "SELECT kind FROM lineage_events WHERE lineage_id = ? AND release = ? ORDER BY id",
-        [lineage_id, release],
-    ).fetchone()
-    return str(row[0]) if row else str(UNCHANGED)
+def _ids(db: Database, release: str | None, clauses: list[Clause]) -> list[int]:
+    if release is None:
+        return []
+    stored = dict(
+        db.execute(
+            "SELECT part_id, lineage_id FROM lineage_members WHERE release = ?", [release]
+        ).fetchall()
+    )
+    return [stored[clause.part_id] for clause in clauses]
+
+
+def _later_lineage(
+    new: list[Clause], later: list[Clause], later_ids: list[int], first: Alignment
+) -> dict[int, int]:
+    """For the derived clauses the predecessor lacks, the lineage of their successor clause."""
+    if not later:
+        return {}
+    unmatched = [n for n in range(len(new)) if n not in first.matches]
+    if not unmatched:
+        return {}
+    second = align(new, later)
+    found = {}
+    for m, n in second.matches.items():
+        if n in unmatched:
+            found[n] = later_ids[m]
+    return found
+
+
+def _attested(
+    new: list[Clause], ids: list[int], later: list[Clause], later_ids: list[int]
+) -> dict[int, bool]:
+    """Lineage -> whether the next official release has the derived clause's very words."""
+    words = {later_ids[m]: clause.normalised for m, clause in enumerate(later)}
+    return {ids[n]: words.get(ids[n]) == clause.normalised for n, clause in enumerate(new)}
+
+
+def _confirmed(
+    row: tuple[Any, ...], alive: set[int], attested: dict[int, bool], alive_later: set[int]
+) -> bool:
+    """An event of the derived release is confirmed when the next official release agrees:
+    a clause that ends in the copy is gone there too, one the copy adds is there, and a
+    changed clause has there the copy's very words."""
+    lineage, kind = row[0], row[2]
+    if lineage not in alive:  # removed from the copy, or merged into another clause
+        return lineage not in alive_later
+    if kind == ADDED:
+        return lineage in alive_later
+    return attested.get(lineage, False)
+
+
+def annotate_diff(db: Database, result: dict[str, Any]) -> dict[str, Any]:
+    """Mark a diff whose end is a derived release: each change `confirmed` or not.
+
+    A change is confirmed when the derived copy agrees, for that clause, with the official
+    release on the far side of it (the next one when the copy is the newer end, the previous
+    one when it is the older end): the same words, or the clause present or absent alike.
+    Unconfirmed changes leave `summary` for `unconfirmed`, counted by kind.
+    """
+    derived = derived_releases(db)
+    ends = [day for day in (result["old"], result["new"]) if day in derived]
+    if not ends:
+        return result
+    result["derived"] = ends
+    result["note"] = f"{', '.join(ends)}: {DERIVED_NOTE}"
+    if len(ends) == 2:
+        return result
+    day = ends[0]
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    official = [release for release in dates if release not in derived]
+    previous, following = neighbours(official, day)
+    reference = following if day == result["new"] else previous
+    copy_words = _words_by_lineage(db, day)
+    official_words = _words_by_lineage(db, reference) if reference else {}
+    unconfirmed: dict[str, int] = {}
+    for change in result["changes"]:
+        lineage = change["lineage"]
+        if change["kind"] in (ADDED, "removed", "split", "merged"):
+            agrees = (lineage in copy_words) == (lineage in official_words)
+        else:
+            agrees = copy_words.get(lineage) == official_words.get(lineage)
+        change["confirmed"] = agrees
+        if not agrees:
+            unconfirmed[change["kind"]] = unconfirmed.get(change["kind"], 0) + 1
+            result["summary"][change["kind"]] -= 1
+    result["summary"] = {kind: n for kind, n in result["summary"].items() if n}
+    result["unconfirmed"] = dict(sorted(unconfirmed.items()))
+    result["confirmed_by"] = reference
+    return result
+
+
+def _words_by_lineage(db: Database, release: str) -> dict[int, str]:
+    """Lineage -> normalised words of its clause in `release`."""
+    return dict(
+        db.execute(
+            """SELECT m.lineage_id, v.normalised FROM lineage_members m
+               JOIN parts p ON p.id = m.part_id
+               JOIN clause_versions v ON v.hash = p.version_hash
+               WHERE m.release = ?""",
+            [release],
+        ).fetchall()
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from archive.errors import RulesHistoryError
-from lineage.derived import first_stale
+from lineage.answers import first_stale
 from lineage.store import stale_release
 
 UPDATE = "run `rules-history ingest` to update it"

@@ -25,7 +25,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.workers import die_with_parent
 from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
+from lineage.derived import derived_releases, neighbours, store_derived
 
 ALIGN_VERSION = 10  # bump when alignment changes: stored lineages are then rebuilt
 RUN = 8  # releases aligned per task in a worker process
@@ -93,44 +95,95 @@ class _Lineages:
 
 
 def build_lineage(db: Database) -> dict[str, Any]:
-    """Align every release that needs it and store its lineages; returns what was done."""
-    releases = [
-        (row[0], row[1])
-        for row in db.execute("SELECT date, capture_id FROM releases ORDER BY date")
-    ]
+    """Align every release that needs it and store its lineages; returns what was done.
+
+    The official releases are chained among themselves; a release read from a derived copy
+    is aligned beside that chain (`lineage.derived`), after it.
+    """
+    derived = derived_releases(db)
+    everything = db.execute("SELECT date, capture_id FROM releases ORDER BY date").fetchall()
+    releases = [(row[0], row[1]) for row in everything if row[0] not in derived]
     start = _first_stale(db, releases)
-    report: dict[str, Any] = {"releases": len(releases), "aligned": 0, "counts": {}}
-    if start is None:
+    gone = _first_gone(db, [(row[0], row[1]) for row in everything])
+    if gone is not None:  # a release was removed: redo from the one that followed it
+        after = next((i for i, (day, _) in enumerate(releases) if day > gone), len(releases))
+        start = after if start is None else min(start, after)
+    report: dict[str, Any] = {"releases": len(everything), "aligned": 0, "counts": {}}
+    redo_derived = start is not None or _derived_stale(db, everything, derived)
+    if start is None and not redo_derived:
         return report
     with db.atomic():
         db.conn.execute("PRAGMA defer_foreign_keys = ON")  # lineage rows are written last
-        if start == 0:
-            _forget_all(db)
-        else:
-            _forget_from(db, releases[start][0])
-        previous = releases[start - 1][0] if start else None
-        lineages = _Lineages.load(db, previous)
-        old = load_clauses(db, previous, words=False) if previous else []
-        stored = _member_lineages(db, previous)
-        old_ids = [stored[clause.part_id] for clause in old]
-        dates = [release for release, _capture in releases]
-        pending = alignments(db, [previous, *dates[start:]] if previous else dates[start:])
-        if not previous:  # the first release: everything in it is added
-            pending = chain([align([], load_clauses(db, dates[0]))], pending)
-        for index, alignment in zip(range(start, len(releases)), pending, strict=True):
-            release = releases[index][0]
-            new = load_clauses(db, release, words=False)
-            old_ids = _store_release(db, lineages, release, (old, old_ids), new, alignment)
-            counts = alignment.counts()
-            _record_alignment(db, releases, index, counts)
-            for kind, count in counts.items():
-                report["counts"][kind] = report["counts"].get(kind, 0) + count
-            old = new
+        if start is not None:
+            _build_official(db, releases, start, report, gone)
+        official = [release for release, _capture in releases]
+        for release in sorted(derived):
+            next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM lineages").fetchone()[0]
+            store_derived(db, release, official, _loader(db), _event_rows, next_id)
             report["aligned"] += 1
-        for statement in MEMBER_INDEXES:  # before the lineages: their foreign keys use one
-            db.conn.execute(statement)
-        lineages.write(db)
     return report
+
+
+def _loader(db: Database) -> Any:
+    return lambda release, words: load_clauses(db, release, words)
+
+
+def _derived_stale(db: Database, everything: list[Any], derived: set[str]) -> bool:
+    """True when a derived release's stored alignment is missing or from other captures."""
+    captures = dict(everything)
+    official = [day for day, _capture in everything if day not in derived]
+    done = {
+        row[0]: (row[1], row[2])
+        for row in db.execute(
+            "SELECT release, capture_id, previous_capture_id FROM lineage_alignments"
+        )
+    }
+    for release in derived:
+        previous, _following = neighbours(official, release)
+        if done.get(release) != (captures[release], captures.get(previous)):
+            return True
+    return False
+
+
+def _build_official(
+    db: Database,
+    releases: list[tuple[str, int]],
+    start: int,
+    report: dict[str, Any],
+    gone: str | None = None,
+) -> None:
+    """Align the official releases from `start` on, each with the official one before it.
+
+    `gone` is the earliest release aligned before but removed since: what it left goes too."""
+    if start == 0:
+        _forget_all(db)
+        if not releases:
+            return
+    else:
+        first = releases[start][0] if start < len(releases) else None
+        _forget_from(db, min(day for day in (gone, first) if day is not None))
+    previous = releases[start - 1][0] if start else None
+    lineages = _Lineages.load(db, previous)
+    old = load_clauses(db, previous, words=False) if previous else []
+    stored = _member_lineages(db, previous)
+    old_ids = [stored[clause.part_id] for clause in old]
+    dates = [release for release, _capture in releases]
+    pending = alignments(db, [previous, *dates[start:]] if previous else dates[start:])
+    if not previous:  # the first release: everything in it is added
+        pending = chain([align([], load_clauses(db, dates[0]))], pending)
+    for index, alignment in zip(range(start, len(releases)), pending, strict=True):
+        release = releases[index][0]
+        new = load_clauses(db, release, words=False)
+        old_ids = _store_release(db, lineages, release, (old, old_ids), new, alignment)
+        counts = alignment.counts()
+        _record_alignment(db, releases, index, counts)
+        for kind, count in counts.items():
+            report["counts"][kind] = report["counts"].get(kind, 0) + count
+        old = new
+        report["aligned"] += 1
+    for statement in MEMBER_INDEXES:  # before the lineages: their foreign keys use one
+        db.conn.execute(statement)
+    lineages.write(db)
 
 
 def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
@@ -145,7 +198,10 @@ def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
         for run in runs:
             yield from _align_run(db, run)
         return
-    with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+    workers = min(2, os.cpu_count() or 1)
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         for aligned in pool.map(_align_run_in_worker, [path] * len(runs), runs):
             yield from aligned
 
@@ -198,6 +254,13 @@ def _first_stale(db: Database, releases: list[tuple[str, int]]) -> int | None:
     return None
 
 
+def _first_gone(db: Database, releases: list[tuple[str, int]]) -> str | None:
+    """The earliest release aligned before but no longer in the store, if any."""
+    dates = {day for day, _capture in releases}
+    gone = [row[0] for row in db.execute("SELECT release FROM lineage_alignments")]
+    return min((day for day in gone if day not in dates), default=None)
+
+
 def _record_alignment(
     db: Database, releases: list[tuple[str, int]], index: int, counts: dict[str, int]
 ) -> None:
@@ -210,7 +273,8 @@ def _record_alignment(
 def _forget_all(db: Database) -> None:
     """Empty the lineage tables before a full rebuild; the member indexes go too and are
     built again at the end, which is faster than keeping them up to date row by row."""
-    for table in ("lineage_events", "lineage_members", "lineage_alignments", "lineages"):
+    tables = ("lineage_events", "derived_events", "lineage_members", "lineage_alignments")
+    for table in (*tables, "lineages"):
         db.conn.execute(f"DELETE FROM {table}")
     db.conn.execute("DROP INDEX IF EXISTS lineage_members_lineage")
     db.conn.execute("DROP INDEX IF EXISTS lineage_members_release")
@@ -258,9 +322,7 @@ def _store_release(
         else:
             ids.append(old_ids[o])
             lineages.extend(old_ids[o], release, clause)
-    step = _Step(release, old, old_ids, new, ids, alignment)
-    events = [step.event(n) for n in range(len(new)) if alignment.kinds[n] != UNCHANGED]
-    events.extend(step.ending(o, kind) for o, kind in alignment.removed.items())
+    events = _event_rows(release, old, old_ids, new, ids, alignment)
     db.conn.executemany(
         "INSERT INTO lineage_members (part_id, lineage_id, release, number, kind)"
         " VALUES (?, ?, ?, ?, ?)",
@@ -273,6 +335,21 @@ def _store_release(
         events,
     )
     return ids
+
+
+def _event_rows(
+    release: str,
+    old: list[Clause],
+    old_ids: list[int],
+    new: list[Clause],
+    ids: list[int],
+    alignment: Alignment,
+) -> list[tuple[Any, ...]]:
+    """The event rows of one release aligned with the one before it."""
+    step = _Step(release, old, old_ids, new, ids, alignment)
+    events = [step.event(n) for n in range(len(new)) if alignment.kinds[n] != UNCHANGED]
+    events.extend(step.ending(o, kind) for o, kind in alignment.removed.items())
+    return events
 
 
 @dataclass

@@ -12,6 +12,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
+from archive.explanations import annotate_trace
 from archive.query import canonical_number, release_in_force
 from archive.witnesses import witnesses_in_lineages
 
@@ -105,7 +106,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         )
     ]
     alive = _numbers_in(db, lineages, newest)
-    return {
+    result = {
         "rule": canonical_number(rule),
         "as_of": as_of,
         "release": release,
@@ -118,11 +119,12 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "wordings": wordings(db, lineage),
         "witnesses": witnesses_in_lineages(db, lineages),
     }
+    return annotate_trace(db, result)  # each entry with the official explanations of it
 
 
 def wordings(db: Database, lineage: int) -> list[dict[str, Any]]:
     """Each wording of the lineage with its span (`first`, `last`, `replaced_by`: see
-    lineage.derived), its numbers, the kind of change that began it, and its blame."""
+    lineage.answers), its numbers, the kind of change that began it, and its blame."""
     rows = db.query(
         """SELECT first, last, replaced_by, releases, numbers, kind, since, text_since
            FROM wordings WHERE lineage_id = ? ORDER BY position""",

@@ -14,6 +14,7 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
+from renderer.explained import install, names_key
 from renderer.model import load_model
 from renderer.pages_compare import build_compare
 from renderer.pages_history import build_histories
@@ -70,7 +71,7 @@ def build_site(
     workers = default_workers() if workers is None else workers
     state = state if state is not None else site_state(out)
     prepare_state(out, state)
-    writer = SiteWriter(out, code_key(), state)
+    writer = SiteWriter(out, code_key() + names_key(list(model.releases)), state)
     if writer.interrupted:
         report.notes.append(
             f"{out}: the last build into it did not finish; every page is rendered again"
@@ -78,6 +79,7 @@ def build_site(
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(state / "cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
+    install(site)
     report.timings["model"] = round(time.perf_counter() - start, 2)
     steps: tuple[tuple[str, Callable[[Site], object]], ...] = (
         ("releases", build_releases),

@@ -1,6 +1,6 @@
 """Changes between a release and the one before it, as the site shows them.
 
-Read from `release_changes`, which `lineage.derived` fills from `lineage.compare.diff_releases`:
+Read from `release_changes`, which `lineage.answers` fills from `lineage.compare.diff_releases`:
 the one change list, the same as `rules-history diff` prints for two neighbouring releases.
 """
 

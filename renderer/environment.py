@@ -10,6 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from renderer.links import external_url
 from renderer.site_files import site_folder
 
 RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
@@ -61,6 +62,7 @@ def make_environment(asset_urls: dict[str, str], templates: Path | None = None) 
     )
     env.filters["long_date"] = long_date
     env.filters["diff_html"] = diff_html
+    env.filters["external_url"] = external_url  # every href to another site goes through it
     env.globals["rule_url"] = rule_url
     env.globals["release_url"] = release_url
     env.globals["clause_anchor"] = clause_anchor

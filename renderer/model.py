@@ -1,7 +1,7 @@
 """The read-only model of the site: everything the pages show that the store answers,
 loaded once, in one place and one order, before any page is prepared. The renderer computes
 no answer of its own: change lists, wording spans, blame, counts and the executable examples
-are the pipeline's, read from their tables (lineage.derived, facedown.store); what the model
+are the pipeline's, read from their tables (lineage.answers, facedown.store); what the model
 adds is presentation (each clause history's URL and title, the number runs' URLs).
 """
 
@@ -21,6 +21,9 @@ from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
 from renderer.queries import Run, number_runs, releases
+
+# What a page shows of an official explanation (and what its key covers).
+SHOWN = ("article", "set_name", "url", "heading", "explanation", "matched_by", "release")
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class SiteModel:
     example_rows: tuple[dict[str, Any], ...]
     lineage_examples: dict[int, list[dict[str, Any]]]
     witnessed: frozenset[str]
+    explained: dict[tuple[int, str], list[dict[str, Any]]]
 
     @cached_property
     def dates(self) -> list[str]:
@@ -139,6 +143,17 @@ def _events(db: Database) -> dict[int, list[dict[str, Any]]]:
     return dict(events)
 
 
+def _explained(db: Database) -> dict[tuple[int, str], list[dict[str, Any]]]:
+    """(lineage, release) -> the official explanations of that change (archive.explanations)."""
+    from archive.explanations import all_explanations
+
+    found: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for item in all_explanations(db):
+        shown = {key: item[key] for key in SHOWN}
+        found.setdefault((item["lineage"], item["release"]), []).append(shown)
+    return found
+
+
 def load_model(db: Database) -> SiteModel:
     """Read the model from a store that the pipeline brought up to date (else StaleStore)."""
     require_current(db)
@@ -166,5 +181,6 @@ def load_model(db: Database) -> SiteModel:
         ),
         example_rows=examples,
         lineage_examples=lineage_examples(db, list(examples), dates, anchors),
+        explained=_explained(db),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
     )

@@ -17,6 +17,7 @@ from archive.witnesses import witnesses_for
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
+from renderer.explained import explained_lineage
 from renderer.model import Member, Wording
 from renderer.queries import texts
 from renderer.writer import context_key
@@ -39,6 +40,7 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
         h["url"] = url
         h["lineage_id"] = lineage_id
         h["title"] = model.history_title(lineage_id)
+        h["explained"] = explained_lineage(site, lineage_id)
         histories[lineage_id] = h
         # Pages of clauses still in force never name the newest release (they say "today"),
         # so that a new release re-renders only the histories it changes. The texts are left

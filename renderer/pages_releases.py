@@ -7,6 +7,7 @@ from typing import Any
 from archive.gaps import stored_gaps
 from renderer.changes import Change, counts
 from renderer.context import Site
+from renderer.explained import explained, unmatched
 from renderer.fulltext import fulltext_html
 from renderer.queries import part_texts, release_parts
 from renderer.writer import context_key
@@ -105,13 +106,17 @@ def _diff_page(
     found: list[Change],
     gaps: list[dict[str, Any]],
 ) -> None:
-    key = context_key([old["sha256"], new["sha256"], [c.__dict__ for c in found], gaps])
+    notes = [explained(site, c.new_part or c.old_part, new["date"]) for c in found]
+    findings = unmatched(site, new["date"])
+    key = context_key(
+        [old["sha256"], new["sha256"], [c.__dict__ for c in found], gaps, notes, findings]
+    )
 
     def context() -> dict[str, Any]:
         wanted = {p for c in found for p in (c.old_part, c.new_part) if p}
         text = part_texts(site.db, wanted)
         groups: dict[str, list[dict[str, Any]]] = {}
-        for c in found:
+        for c, note in zip(found, notes, strict=True):
             before, after = text.get(c.old_part or 0), text.get(c.new_part or 0)
             item = {
                 "anchor": c.anchor,
@@ -122,6 +127,7 @@ def _diff_page(
                 else None,
                 "text": after or before,
                 "history": site.model.history_url.get(c.lineage),
+                "explained": note,
             }
             groups.setdefault(c.kind, []).append(item)
         order: list[str] = [
@@ -147,6 +153,7 @@ def _diff_page(
             "counts": counts(found),
             "groups": [(k, groups[k]) for k in order],
             "gaps": gaps,
+            "findings": findings,
         }
 
     site.lazy_page(f"diff/{old['date']}/{new['date']}/index.html", "diff.html", context, key)

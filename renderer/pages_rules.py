@@ -16,6 +16,7 @@ from typing import Any
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import rule_url
+from renderer.explained import explained
 from renderer.queries import Run, examples, texts
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key
@@ -78,6 +79,7 @@ def _run_dict(
         "url": rule_url(run.number, run.start),
         "history": site.model.history_url.get(lineage) if lineage else None,
         "history_title": site.model.history_title(lineage) if lineage else None,
+        "explained": explained(site, run.part_id, run.start),
     }
 
 

@@ -8,14 +8,15 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.release_names import release_name
+from archive.release_names import names_in_store
 
 NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
 
 
 def releases(db: Database) -> list[dict[str, Any]]:
-    """Every release, oldest first, with the capture it was read from and its counts
-    (`release_counts`: what `rules-history releases` prints; see lineage.counts)."""
+    """Every release, oldest first, with its set's name and code (where a source gives them),
+    the capture it was read from and its counts (`release_counts`: what `rules-history
+    releases` prints; see lineage.counts)."""
     rows = list(
         db.query(
             """SELECT releases.date, releases.name, c.clauses, c.rules, c.glossary, c.examples,
@@ -25,8 +26,11 @@ def releases(db: Database) -> list[dict[str, Any]]:
                ORDER BY releases.date"""
         )
     )
+    names = names_in_store(db)
     for row in rows:
-        row["name"] = row["name"] or release_name(row["date"])
+        code, name = names.get(row["date"], ("", ""))
+        row["name"] = name or row["name"]
+        row["set_code"] = code or None
     return rows
 
 

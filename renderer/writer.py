@@ -18,6 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from archive.errors import CaptureError
+from archive.paths import resolve_inside
+from archive.workers import die_with_parent
 from renderer.site_files import site_folder
 from renderer.state import MANIFEST, UNFINISHED
 
@@ -54,15 +57,7 @@ class SiteWriter:
         self.state = state
         self.out.mkdir(parents=True, exist_ok=True)
         self.interrupted = (state / UNFINISHED).exists()
-        try:
-            previous = json.loads((state / MANIFEST).read_text())
-        except (OSError, ValueError):
-            previous = {}
-        self.previous: dict[str, str] = (
-            previous.get("pages", {})
-            if previous.get("code") == code and not self.interrupted
-            else {}
-        )
+        self.previous: dict[str, str] = {} if self.interrupted else _previous_pages(state, code)
         (state / UNFINISHED).write_text(f"a build is writing {out}\n")
         self.pages: dict[str, str] = {}
         self.rendered = 0
@@ -135,11 +130,44 @@ class SiteWriter:
         for folder in OWNED:
             stale.update(name for name in _html_files(self.out, folder) if name not in self.pages)
         for name in stale:
-            (self.out / name).unlink(missing_ok=True)
+            target = _inside(self.out, name)
+            if target is not None:
+                target.unlink(missing_ok=True)
         manifest = {"code": self.code, "pages": self.pages}
         (self.state / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
         (self.state / UNFINISHED).unlink(missing_ok=True)
         return sorted(stale)
+
+
+def _previous_pages(state: Path, code: str) -> dict[str, str]:
+    """The pages the last build recorded (in its state folder), if it was built by the same
+    code (else none)."""
+    try:
+        previous = json.loads((state / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(previous, dict) or previous.get("code") != code:
+        return {}
+    pages = previous.get("pages")
+    return pages if isinstance(pages, dict) else {}
+
+
+def _inside(out: Path, name: object) -> Path | None:
+    """`out / name` when it is a file or link whose folder lies inside `out`, else None.
+
+    The names come from the build manifest, which anyone can edit: `../victim.txt` or an
+    absolute path must never be unlinked as a stale page.
+    """
+    if not isinstance(name, str):
+        return None
+    try:
+        folder = resolve_inside(out, os.path.dirname(name) or ".", "stale page")
+    except CaptureError:
+        return None
+    target = folder / os.path.basename(name)
+    if target.is_symlink() or target.is_file():
+        return target
+    return None
 
 
 def _html_files(out: Path, folder: str) -> list[str]:
@@ -171,6 +199,7 @@ def _render_chunk(out: Path, jobs: list[tuple[str, Callable[[], str]]]) -> list[
 
 
 def _worker_start() -> None:
+    die_with_parent()  # a killed build leaves no worker behind
     assert _JOBS is not None
     _JOBS[2]()
 

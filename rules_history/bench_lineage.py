@@ -13,9 +13,9 @@ from typing import Any
 
 from archive.ingest import ingest_captures
 from archive.store import open_store
+from lineage.answers import build_derived
 from lineage.blame import blame
 from lineage.compare import diff_releases
-from lineage.derived import build_derived
 from lineage.store import alignments, build_lineage
 from lineage.trace import trace
 

@@ -63,6 +63,12 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
         )
         click.echo(f"witnesses: {len(witnessed['stored'])} captures, {witnessed['counts']}")
         click.echo(f"lineage: aligned {lineage['aligned']} of {lineage['releases']} releases")
+        click.echo(f"names: {update.names} releases named")
+        explained = update.explanations
+        click.echo(
+            f"explanations: {explained['entries']} entries of {explained['articles']} articles,"
+            f" {explained['matched']} matched to changes, {explained['findings']} findings"
+        )
         for file, warning in report.warnings:
             click.echo(f"warning: {file}: {warning}", err=True)
     for _file, problem in report.failed:
@@ -76,29 +82,45 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
 @json_option
 @reports_errors
 def releases_command(db_file: str | None, as_json: bool) -> None:
-    """List the releases in the store: date, name, number of clauses.
+    """List the releases in the store: date, name, number of clauses and of examples.
 
     A clause is what has a history: a chapter, section, rule, subrule or glossary entry (the
     clauses `blame` lists); examples follow their rule and are counted apart."""
-    from lineage.counts import release_rows
+    from archive.capture_diffs import release_captures
+    from archive.query import releases
+    from lineage.counts import release_counts
+    from lineage.derived import DERIVED_NOTE, derived_releases
     from lineage.freshness import require_current
 
     db = open_reader(db_file)
     require_current(db)
-    rows = release_rows(db)
+    counts = release_counts(db)
+    rows = releases(db)
+    derived = derived_releases(db)
+    for row in rows:
+        row.update(counts[row["date"]])
+        row["captures"] = release_captures(db, row["date"])
+        if row["date"] in derived:
+            row["derived"], row["note"] = True, DERIVED_NOTE
     if as_json:
         print_json(rows)
         return
     for row in rows:
-        click.echo(
-            f"{row['date']}  {row['clauses']:>5} clauses  {row['examples']:>4} examples"
-            f"  {row['name'] or ''}".rstrip()
-        )
+        named = " ".join(part for part in (row["set_code"] or "", row["name"] or "") if part)
+        line = f"{row['date']}  {row['clauses']:>5} clauses  {row['examples']:>4} examples"
+        line = f"{line}  {named}".rstrip()
+        if len(row["captures"]) > 1:
+            line += f"  [{len(row['captures'])} captures]"
+        click.echo(line + (f"  ({DERIVED_NOTE})" if row.get("derived") else ""))
 
 
 @main.command()
 @click.argument("rule")
-@click.option("--as-of", help="A date (YYYY-MM-DD): the release in force then. Default: newest.")
+@click.option(
+    "--as-of",
+    help="A date (YYYY-MM-DD) or a release's set code or name (M10, 'Magic 2010'): the"
+    " release in force then. Default: newest.",
+)
 @db_option
 @json_option
 @reports_errors
@@ -109,13 +131,19 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     "face-down spells and permanents") or a glossary term; a heading shows everything
     numbered under it."""
     from archive.query import show as show_clause
+    from lineage.derived import DERIVED_NOTE, is_derived
 
-    clause = show_clause(open_reader(db_file), rule, as_of)
+    db = open_reader(db_file)
+    clause = show_clause(db, rule, as_of)
+    if is_derived(db, clause["release"]):
+        clause["derived"], clause["note"] = True, DERIVED_NOTE
     if as_json:
         print_json(clause)
         return
     label = clause["number"] or f"Glossary: {clause['term']}"
     click.echo(f"{label}  ({clause['release']} release)")
+    if clause.get("derived"):
+        click.echo(f"note: {clause['release']}: {DERIVED_NOTE}")
     click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])
     for example in clause["examples"]:
         click.echo(example)
@@ -145,19 +173,27 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
 @reports_errors
 def export(release: str, capture_file: str | None, output_format: str, db_file: str | None) -> None:
     """Print RELEASE (a date) rebuilt from the store, identical to its decoded capture."""
-    from archive.query import capture_for_export, export_parts, parse_date, rebuild_text
+    from archive.capture_diffs import release_captures
+    from archive.query import capture_for_export, export_parts, rebuild_text, resolve_when
+    from lineage.derived import DERIVED_NOTE, is_derived
 
     db = open_reader(db_file)
-    when = parse_date(release)
+    when = resolve_when(db, release)
     capture = capture_for_export(db, when, capture_file)
+    derived = is_derived(db, when)
     if output_format == "txt":
+        if derived:  # the text itself stays byte for byte the capture's: the note goes aside
+            click.echo(f"note: {when}: {DERIVED_NOTE}", err=True)
         sys.stdout.buffer.write(rebuild_text(db, capture["id"]).encode("utf-8"))
         return
+    marks = {"derived": True, "note": DERIVED_NOTE} if derived else {}
     print_json(
         {
             "release": when,
             "capture": capture["file"],
             "sha256": capture["sha256"],
+            **marks,
+            "captures": release_captures(db, when),
             "parts": export_parts(db, capture["id"]),
         }
     )

@@ -21,6 +21,13 @@ def _store(db_file: str | None) -> Database:
     return db
 
 
+def _label(db: Database, release: str) -> str:
+    from archive.release_names import label, names_in_store
+
+    code, name = names_in_store(db).get(release, ("", ""))
+    return label(release, code, name)
+
+
 def _numbers(numbers: list[str]) -> str:
     return ", ".join(numbers) or "-"
 
@@ -46,11 +53,13 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     RULE[@DATE] names the clause by its number in the release in force on DATE, such as
     504.2@2008-03-17 (no date: the newest release); the history goes backwards and
     forwards across renumbering, splits and merges."""
+    from archive.explanations import one_line
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
 
     number, when = split_rule_at(rule)
-    result = trace_rule(_store(db_file), number, when)
+    db = _store(db_file)
+    result = trace_rule(db, number, when)
     if as_json:
         print_json(result)
         return
@@ -60,6 +69,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
         click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
         click.echo(f"    {(entry['text'] or '').replace(chr(10), ' ')}")
+        for item in entry["explanations"]:
+            click.echo(f"    explained: {one_line(item)}")
     for witness in result.get("witnesses", []):
         click.echo(
             f"witness: {witness['source']} quotes {witness['number']} of {witness['release']}:"
@@ -75,27 +86,41 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 @json_option
 @reports_errors
 def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
-    """Compare release OLD with release NEW (dates; any two, not only neighbours).
+    """Compare release OLD with release NEW (dates or set codes or names, such as ONS and M10;
+    any two, not only neighbours). Each change shows the official explanation of it, where
+    a Comprehensive Rules changes article gives one.
 
     When a release the archive lacks lies between the two (a gap of the catalogue), the
     output says so: a `note:` line, and `gaps` in JSON."""
+    from archive.explanations import annotate_diff, one_line
     from archive.gaps import gap_notice, gaps_between
     from lineage.compare import diff_releases
 
     db = _store(db_file)
-    result = diff_releases(db, old, new, rule_prefix)
+    result = annotate_diff(db, diff_releases(db, old, new, rule_prefix))
     result["gaps"] = gaps_between(db, result["old"], result["new"])
     if as_json:
         print_json(result)
         return
     counts = ", ".join(f"{kind} {count}" for kind, count in result["summary"].items())
-    click.echo(f"{result['old']} -> {result['new']}: {counts or 'no clauses'}")
+    old_label, new_label = _label(db, result["old"]), _label(db, result["new"])
+    click.echo(f"{old_label} -> {new_label}: {counts or 'no clauses'}")
     for gap in result["gaps"]:
         click.echo(f"note: {gap_notice(gap)}")
+    if "note" in result:
+        unconfirmed = ", ".join(f"{k} {n}" for k, n in result.get("unconfirmed", {}).items())
+        checked = f" (checked against {result['confirmed_by']})" if "confirmed_by" in result else ""
+        click.echo(f"note: {result['note']}; unconfirmed{checked}: {unconfirmed or 'none'}")
     for change in result["changes"]:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
-        click.echo(f"\n{change['kind']}: {moved}")
+        doubt = " (unconfirmed)" if change.get("confirmed") is False else ""
+        click.echo(f"\n{change['kind']}{doubt}: {moved}")
         click.echo(render_diff(change["diff"]))
+        for item in change["explanations"]:
+            click.echo(f"explained: {one_line(item)}")
+    if not rule_prefix:
+        for item in result["explanation_findings"]:
+            click.echo(f'\nfinding: "{item["article"]}", {item["heading"]}: {item["finding"]}')
 
 
 @click.command()
@@ -105,7 +130,8 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
 @json_option
 @reports_errors
 def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
-    """For each clause of RELEASE (a date), the release its wording dates from."""
+    """For each clause of RELEASE (a date, set code or name), the release its wording dates
+    from."""
     from lineage.blame import blame as blame_release
 
     rows: list[dict[str, Any]] = blame_release(_store(db_file), release, rule_prefix)

@@ -4,6 +4,7 @@ turning of a user's error into one line and exit status 1."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -14,21 +15,29 @@ import click
 
 from archive.errors import RulesHistoryError
 from archive.manifest import CAPTURES_DIR
-from archive.store import DB_ENV
+from archive.store import DB_ENV, db_path
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def reports_errors(command: F) -> F:
-    """Turn the errors a user can cause into one clear line and exit status 1."""
+    """Turn the errors a user can cause into one clear line and exit status 1: ours, a store
+    file that SQLite cannot read, a file or folder the system refuses (naming it)."""
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
         except RulesHistoryError as error:
-            click.echo(f"error: {error}", err=True)
-            sys.exit(1)
+            message = str(error)
+        except sqlite3.DatabaseError as error:
+            message = f"{db_path(kwargs.get('db_file'))}: the store cannot be read ({error})"
+        except OSError as error:
+            if error.filename is None:
+                raise
+            message = f"{error.filename}: {error.strerror or error}"
+        click.echo(f"error: {message}", err=True)
+        sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import click
 
 from archive.errors import RulesHistoryError
+from archive.locking import writer_lock
 from archive.store import db_path, open_reader, open_store
 from rules_history.options import (
     captures_option,
@@ -20,6 +22,7 @@ from rules_history.options import (
 
 DEFAULT_OUT = Path("_site")
 STATE_ROOT = "site-state"  # beside the store: what the build keeps but does not publish
+MAX_PORT = 65535  # TCP port numbers are 16 bits
 
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
@@ -83,20 +86,25 @@ def build(
     """Bring the store up to date (the pipeline, as `ingest`), then render the whole static
     site into --out (reading the store only)."""
     from renderer.build import build_site
+    from renderer.links import external_url
     from renderer.progress import Progress
     from renderer.state import site_state
 
-    update_store(db_file, captures_dir, quiet or as_json)
-    progress = Progress(disable=quiet or as_json or None)  # None: shown on a terminal only
+    if base_url and external_url(base_url) is None:
+        raise RulesHistoryError(f"--base-url {base_url!r} is not an absolute http(s) URL")
+    check_writable_folder(out)
     state = site_state(out, state_root or db_path(db_file).parent / STATE_ROOT)
-    report = build_site(
-        open_reader(db_file),
-        out,
-        base_url=base_url,
-        search=not no_search,
-        progress=progress,
-        state=state,
-    )
+    with writer_lock(db_path(db_file)):  # no ingest may change the store while pages render
+        update_store(db_file, captures_dir, quiet or as_json)
+        progress = Progress(disable=quiet or as_json or None)  # None: on a terminal only
+        report = build_site(
+            open_reader(db_file),
+            out,
+            base_url=base_url,
+            search=not no_search,
+            progress=progress,
+            state=state,
+        )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
     if as_json:
@@ -109,8 +117,19 @@ def build(
         )
 
 
+def check_writable_folder(out: Path) -> None:
+    """Refuse, before any work, an output folder that cannot be created or written."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        problem = f"cannot create the site folder ({error.strerror})"
+        raise RulesHistoryError(f"{out}: {problem}") from error
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise RulesHistoryError(f"{out}: the site folder is not writable")
+
+
 @click.command()
-@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
+@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1 (0: any free).")
 @click.option(
     "--dir",
     "site_dir",
@@ -124,6 +143,8 @@ def serve(port: int, site_dir: Path) -> None:
     """Serve the built site on http://127.0.0.1:PORT/ for preview."""
     from renderer.serve import make_server
 
+    if not 0 <= port <= MAX_PORT:
+        raise RulesHistoryError(f"--port {port} is not a TCP port (0 to {MAX_PORT})")
     if not (site_dir / "index.html").exists():
         raise RulesHistoryError(f"{site_dir}/index.html is missing: run `rules-history build`")
     try:

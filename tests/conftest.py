@@ -88,7 +88,7 @@ def run_stages(db: Database) -> Database:
     """The pipeline's stages after the ingest (rules_history.pipeline): lineages, derived
     answers, examples; what the readers (CLI, site) need."""
     from facedown.store import store_examples
-    from lineage.derived import build_derived
+    from lineage.answers import build_derived
     from lineage.store import build_lineage
 
     build_lineage(db)

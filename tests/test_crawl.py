@@ -75,7 +75,8 @@ def test_faults_are_survived_and_nothing_bad_is_stored(wayback, tmp_path):
         ["wizards-morph-2002"],
         ["2002-10-07", "2008-02-01", "2020-01-22", "2024-06-07", "2023-02-03"],
     )
-    serve(wayback, sources)
+    # 2023-02-03 is archived since the second collection, but not served: never captured
+    serve(wayback, [s for s in sources if s.release != "2023-02-03"])
     url = {s.release: s.urls[0] for s in sources if s.release}
     wayback.fail(f"cdx:{url['2002-10-07']}", Fault("status", 429, {"Retry-After": "0.2"}))
     wayback.fail(f"fetch:{url['2008-02-01']}", Fault("status", 503), Fault("timeout", seconds=3))

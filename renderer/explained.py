@@ -1,0 +1,57 @@
+"""Release names and the official explanations, as the pages show them.
+
+Kept in one module so that the page builders change by a line each: `install` gives the
+templates `release_label` (a date with its set's name), `explained` the explanations of a
+clause's change in a release (what `_explanations.html` shows), `unmatched` an article's
+entries that match no change of the release (shown on its diff page as findings).
+Both come from the store (`archive.explanations`), read once per build (renderer.model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from renderer.context import Site
+from renderer.environment import long_date
+
+
+def install(site: Site) -> None:
+    """Give the templates `release_label(date)`: 'July 8, 2009 (Magic 2010)'."""
+    names = {row["date"]: row.get("name") for row in site.releases}
+
+    def release_label(day: str) -> str:
+        name = names.get(day)
+        return f"{long_date(day)} ({name})" if name else long_date(day)
+
+    site.env.globals["release_label"] = release_label
+
+
+def names_key(rows: list[dict[str, Any]]) -> str:
+    """A hash of every release's name: part of each page's key, since any page may name a
+    release (a corrected name re-renders them)."""
+    names = repr([(row["date"], row.get("name")) for row in rows])
+    return hashlib.sha256(names.encode()).hexdigest()[:12]
+
+
+def _table(site: Site) -> dict[tuple[int, str], list[dict[str, Any]]]:
+    return site.model.explained
+
+
+def explained(site: Site, part_id: int | None, release: str) -> list[dict[str, Any]]:
+    """The explanations of the change that brought this clause (a part) into `release`."""
+    lineage = site.model.part_lineage.get(part_id or 0)
+    return _table(site).get((lineage, release), []) if lineage is not None else []
+
+
+def explained_lineage(site: Site, lineage: int) -> dict[str, list[dict[str, Any]]]:
+    """release -> the explanations of this lineage's change in that release."""
+    return {day: items for (lid, day), items in _table(site).items() if lid == lineage}
+
+
+def unmatched(site: Site, release: str) -> list[dict[str, Any]]:
+    """Entries of the articles accompanying `release` that match none of its changes."""
+    from archive.explanations import findings
+
+    keys = ("article", "set_name", "url", "heading", "finding")
+    return [{key: row[key] for key in keys} for row in findings(site.db, release)]

@@ -1,0 +1,153 @@
+"""The official "Comprehensive Rules changes" articles: parsed from the vendored files,
+matched to our changes, and shown beside them in `diff` and `trace`.
+
+The known change: the Aether Revolt article (2017-01-20) says of 511.2 that a "clerical
+error" came with the Kaladesh update; the 2016-09-30 release reads "trigger as the end of
+combat damage step begins", the 2016-11-11 release "as the end of combat step begins". The
+change is in 2016-11-11, the release before the one the article accompanies (2017-01-19).
+And the Ixalan article's "701.38" is explore, added in 2017-09-25.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from click.testing import CliRunner
+from sqlite_utils import Database
+
+from archive.explanations import findings
+from archive.manifest import CAPTURES_DIR
+from archive.release_names import load_release_names, store_release_names
+from crawler.bulletin_captures import bulletin_articles
+from crawler.parsers.bulletins import parse_bulletin
+from rules_history.cli import main
+from rules_history.pipeline import ingest_explanations
+
+ARTICLES = CAPTURES_DIR / "bulletins" / "articles"
+# At least this many entries attached to a change (the issue's bar); the rest are findings.
+MATCHED_AT_LEAST = 300
+
+
+def parsed(name: str):  # type: ignore[no-untyped-def]
+    path = next(ARTICLES.glob(f"{name}*.md"))
+    data = path.read_bytes()
+    return parse_bulletin(data.decode("utf-8"), path.name, hashlib.sha256(data).hexdigest())
+
+
+def entry(bulletin, heading: str):  # type: ignore[no-untyped-def]
+    return next(e for e in bulletin.entries if e.heading == heading)
+
+
+def test_bold_headings_and_a_letter_range() -> None:
+    frf = parsed("2015-01-15-fate-reforged")
+    assert [e.heading for e in frf.entries][:3] == ["107.3g", "205.2a", "205.3m"]
+    siege = entry(frf, "614.12b–c")
+    assert siege.numbers == ["614.12b", "614.12c"]
+    assert siege.explanation.startswith("Hey look, it's below. The Sieges are a cycle")
+    assert "[Karn Liberated]" not in frf.entries[0].explanation  # links become their text
+
+
+def test_atx_headings_with_several_numbers_and_a_glossary_sentence() -> None:
+    xln = parsed("2017-09-28-ixalan")
+    first = xln.entries[0]
+    assert first.numbers == ["104.2a", "304.5", "307.5", "603.2a", "701.13c", "702.7c", "810.8a"]
+    assert entry(xln, "701.38").explanation.startswith("I cut down some brush")
+    assert entry(xln, "Glossary").terms == ["Explore"]
+
+
+def test_setext_headings_subrules_and_a_bulleted_glossary() -> None:
+    unf = parsed("2022-10-18-unfinity")
+    stickers = entry(unf, "123 (and its subrules)")
+    assert stickers.numbers == ["123"] and stickers.subrules
+    assert entry(unf, "702.33h").explanation.startswith("This kicker subrule explains")
+    glossary = entry(unf, "New Glossary Entries")
+    assert glossary.terms[:3] == ["Attraction", "Attraction Deck", "Prize"]
+    assert len(glossary.terms) == 12
+
+
+def test_the_magic_2010_article_is_topics() -> None:
+    m10 = parsed("2009-06-10-magic-2010")
+    headings = [e.heading for e in m10.entries]
+    assert "6) Deathtouch" in headings and "2A) Battlefield" in headings
+    assert all(e.kind == "topic" for e in m10.entries)
+    assert entry(m10, "6) Deathtouch").terms == ["Deathtouch"]
+
+
+def test_every_vendored_article_is_its_bytes() -> None:
+    articles, failed = bulletin_articles(CAPTURES_DIR)
+    assert not failed and len(articles) == 34
+    assert sum(len(bulletin.entries) for _info, bulletin in articles) > 600
+
+
+@pytest.fixture(scope="module")
+def explained(full_lineage: Database) -> tuple[Database, str, dict]:  # type: ignore[type-arg]
+    store_release_names(full_lineage)
+    counts = ingest_explanations(full_lineage, CAPTURES_DIR)
+    path = str(full_lineage.conn.execute("PRAGMA database_list").fetchone()[2])
+    return full_lineage, path, counts
+
+
+def test_the_counts(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, counts = explained
+    assert counts["articles"] == 34 and not counts["failed"]
+    assert counts["matched"] >= MATCHED_AT_LEAST
+    assert counts["matched"] + counts["findings"] == counts["entries"]
+    stored = db.execute("SELECT count(*) FROM explanations WHERE status = 'matched'")
+    assert stored.fetchone()[0] == counts["matched"]
+    linked = db.execute("SELECT count(DISTINCT explanation_id) FROM explanation_links")
+    assert linked.fetchone()[0] == counts["matched"]
+    listed = findings(db)
+    assert len(listed) == counts["findings"] and all(row["finding"] for row in listed)
+
+
+def test_a_draft_number_is_a_finding(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    neo = {row["heading"]: row["finding"] for row in findings(db, "2022-02-18")}
+    assert neo["701.22d"].startswith("not-in-release: 2022-02-18 has no rule 701.22d")
+
+
+def test_articles_without_a_stated_release_land_where_the_names_table_says(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    rows = load_release_names()
+    for set_code, release, basis in db.execute(
+        "SELECT set_code, release, release_basis FROM bulletins WHERE release IS NOT NULL"
+    ):
+        assert rows[release].set_code == set_code, (set_code, release, basis)
+
+
+def test_diff_names_the_explanation_of_a_known_change(explained) -> None:  # type: ignore[no-untyped-def]
+    _db, path, _counts = explained
+    args = ["diff", "2016-09-30", "2016-11-11", "--rule", "511.2", "--db", path]
+    text = CliRunner().invoke(main, args).stdout
+    assert "end of combat [-damage -]step begins" in text
+    assert 'explained: "Aether Revolt Update Bulletin—Comprehensive Rules Changes"' in text
+    assert "clerical error" in text
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    (change,) = data["changes"]
+    (item,) = change["explanations"]
+    assert item["heading"] == "511.2" and item["matched_by"] == "number-earlier"
+    assert item["set_code"] == "AER"
+
+
+def test_trace_shows_the_explanation_beside_the_change(explained) -> None:  # type: ignore[no-untyped-def]
+    _db, path, _counts = explained
+    text = CliRunner().invoke(main, ["trace", "701.38@XLN", "--db", path]).stdout
+    lines = text.splitlines()
+    added = next(i for i, line in enumerate(lines) if "added" in line and "701.38" in line)
+    assert "explained:" in lines[added + 2] and "rules for explore" in lines[added + 2]
+    data = json.loads(
+        CliRunner().invoke(main, ["trace", "701.38@XLN", "--db", path, "--json"]).stdout
+    )
+    first = data["entries"][0]
+    assert first["release"] == "2017-09-25" and first["explanations"][0]["heading"] == "701.38"
+
+
+def test_a_second_ingest_skips_the_matching(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, counts = explained
+    again = ingest_explanations(db, CAPTURES_DIR)
+    assert again.get("unchanged") is True
+    assert {k: again[k] for k in ("entries", "matched", "findings")} == {
+        k: counts[k] for k in ("entries", "matched", "findings")
+    }

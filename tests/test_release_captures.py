@@ -1,0 +1,87 @@
+"""A release with several captures (2026-08-07, uploaded three times) and the derived
+2003-05-26 copy, as `releases`, `show` and `export` give them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import make_captures_dir
+
+from archive.capture_diffs import store_capture_differences
+from archive.decode import decode_capture
+from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
+from archive.store import open_store
+from lineage.derived import DERIVED_NOTE
+from rules_history.cli import main
+
+RELEASES = ("2003-03-15", "2003-05-26", "2026-08-07")
+
+
+@pytest.fixture(scope="module")
+def db_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    root = tmp_path_factory.mktemp("uploads")
+    captures = make_captures_dir(root / "captures", RELEASES)
+    path = str(root / "rules.db")
+    result = CliRunner().invoke(
+        main, ["ingest", "--quiet", "--captures", str(captures), "--db", path]
+    )
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_every_capture_is_kept_and_the_read_one_named_with_what_differs(db_file):
+    rows = {row["date"]: row for row in json.loads(run("releases", "--json", "--db", db_file))}
+    uploads = {Path(c["file"]).name: c for c in rows["2026-08-07"]["captures"]}
+    assert [c["file"] for c in rows["2026-08-07"]["captures"]][0].endswith("upload-2026-08-19.txt")
+    assert uploads["2026-08-07.upload-2026-08-19.txt"]["read"] == 1
+    # the 08-19 upload is the 08-08 text with a byte-order mark; the first upload had
+    # no-break spaces on its blank lines and moved blank lines: whitespace only
+    assert uploads["2026-08-07.upload-2026-08-08.txt"]["difference"] == "bom-only"
+    first = uploads["2026-08-07.txt"]
+    assert first["difference"] == "whitespace-only" and first["lines_differ"] > 1000
+    assert first["summary"] == f"whitespace only ({first['lines_differ']} lines differ)"
+    assert len(rows["2003-03-15"]["captures"]) == 1 and "derived" not in rows["2003-03-15"]
+    assert rows["2003-05-26"]["derived"] and rows["2003-05-26"]["note"] == DERIVED_NOTE
+    text = run("releases", "--db", db_file)
+    assert "2026-08-07   4334 clauses  [3 captures]" in text
+    assert f"2003-05-26    867 clauses  ({DERIVED_NOTE})" in text
+
+
+def test_differences_are_computed_once(db_file):
+    db = open_store(db_file)
+    assert db["capture_differences"].count == 2
+    assert store_capture_differences(db) == 0  # a rerun compares nothing again
+
+
+def test_export_lists_the_captures_and_marks_the_derived_copy(db_file):
+    exported = json.loads(run("export", "2026-08-07", "--format", "json", "--db", db_file))
+    assert len(exported["captures"]) == 3 and "derived" not in exported
+    copy = json.loads(run("export", "2003-05-26", "--format", "json", "--db", db_file))
+    assert copy["derived"] is True and copy["note"] == DERIVED_NOTE
+    result = CliRunner().invoke(main, ["export", "2003-05-26", "--db", db_file])
+    capture = next(c for c in load_manifest() if c.date == "2003-05-26")
+    decoded = decode_capture(read_capture_bytes(CAPTURES_DIR, capture), capture.encoding, "x")
+    assert result.stdout_bytes == decoded.encode("utf-8")  # the text itself stays exact
+    assert result.stderr == f"note: 2003-05-26: {DERIVED_NOTE}\n"
+
+
+def test_show_marks_the_derived_copy(db_file):
+    text = run("show", "100.3", "--as-of", "2003-06-01", "--db", db_file)
+    assert text.splitlines()[:2] == [
+        "100.3  (2003-05-26 release)",
+        f"note: 2003-05-26: {DERIVED_NOTE}",
+    ]
+    assert "ina deck" in text  # the copy's own typo, shown as it is
+    shown = json.loads(run("show", "100.3", "--as-of", "2003-06-01", "--json", "--db", db_file))
+    assert shown["derived"] is True
+    official = json.loads(run("show", "100.3", "--as-of", "2003-04-01", "--json", "--db", db_file))
+    assert "derived" not in official
