@@ -231,13 +231,19 @@ def _expected(releases: list[tuple[str, int]], index: int) -> tuple[Any, ...]:
 
 
 def stale_release(db: Database) -> str | None:
-    """The first release whose alignment is missing or stale (None: every one is current)."""
-    releases = [
-        (row[0], row[1])
-        for row in db.execute("SELECT date, capture_id FROM releases ORDER BY date")
-    ]
+    """The first release whose alignment is missing or stale, as `build_lineage` decides it
+    (None: it would do nothing)."""
+    derived = derived_releases(db)
+    everything = db.execute("SELECT date, capture_id FROM releases ORDER BY date").fetchall()
+    releases = [(row[0], row[1]) for row in everything if row[0] not in derived]
     index = _first_stale(db, releases)
-    return None if index is None else releases[index][0]
+    found = [releases[index][0]] if index is not None else []
+    gone = _first_gone(db, [(row[0], row[1]) for row in everything])
+    if gone is not None:
+        found.append(gone)
+    if _derived_stale(db, everything, derived):
+        found.append(min(derived))
+    return min(found) if found else None
 
 
 def _first_stale(db: Database, releases: list[tuple[str, int]]) -> int | None:
