@@ -84,7 +84,13 @@ def open_reader(path: str | os.PathLike[str] | None = None) -> Database:
         return open_store(target)
     if not target.exists():
         raise RulesHistoryError(f"no store at {target}: run `rules-history ingest` to build it")
-    connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+    if target.is_dir():
+        raise RulesHistoryError(f"{target}: is a directory, not a SQLite store")
+    try:
+        connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise StoreDamaged(target, error) from error
     return Database(connection)
 
 
@@ -473,6 +479,7 @@ def m010_derived_answers(db: Database) -> None:
             old_part_id INTEGER,
             new_part_id INTEGER,
             related_lineages TEXT NOT NULL,
+            unconfirmed INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (release, position)
         );
         CREATE TABLE derived_state (

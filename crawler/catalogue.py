@@ -23,6 +23,7 @@ from archive.gaps import GAP_KIND
 
 CATALOGUE_FILE = Path(__file__).resolve().parent / "catalogue.jsonl"
 CR_KIND, WITNESS_KIND = "cr", "witness"
+RULES_PAGE_KIND = "rules-page"  # the official page linking the current CR (`update` reads it)
 # rulesraker's and pit142857's names for releases the archive files under another date.
 RENAMED = {"2006-06-01": "2004-06-01", "2009-07-11": "2009-07-08", "2009-10-01": "2009-10-05"}
 

@@ -13,7 +13,8 @@ from datetime import date, timedelta
 from typing import Any
 
 from crawler.capture_store import CaptureStore
-from crawler.catalogue import CR_KIND, Source
+from crawler.catalogue import CR_KIND, RULES_PAGE_KIND, Source
+from crawler.cr_text import check_cr_text
 from crawler.wayback import BadCapture, CdxRecord, NotArchived, WaybackError, WaybackSession
 
 # A release's file can be online (and captured) a little before the date it is named after.
@@ -46,7 +47,9 @@ def crawl(
     """Capture every source the store lacks; `session=None` is offline (nothing is fetched)."""
     report = CrawlReport()
     for source in progress(sources):
-        if store.for_source(source.id):
+        if source.kind == RULES_PAGE_KIND:
+            report.skipped.append((source.id, "the rules page: read by `update`"))
+        elif store.for_source(source.id):
             report.skipped.append((source.id, "already captured"))
         elif not source.urls:
             report.skipped.append((source.id, "no URL in the catalogue"))
@@ -82,13 +85,18 @@ def planned_requests(source: Source) -> list[str]:
 def capture_source(source: Source, store: CaptureStore, session: WaybackSession) -> str:
     """Fetch the oldest good capture of the source's first archived URL; returns its file.
 
-    A capture that turns out bad (a placeholder page, a wrong type, truncated after every
-    retry) is passed over for the next one; when none is good the last error is raised.
+    A capture that turns out bad (a placeholder page, a wrong type, a CR text that stops
+    before its glossary, a redirect to another host, over the size cap) is passed over for
+    the next one and never stored, so a later crawl tries the source again; when none is
+    good the last error is raised.
     """
     last_error: WaybackError = NotArchived(source.urls[0], "no capture with status 200")
+    check = check_cr_text if source.kind == CR_KIND else None
     for url, record in _candidates(source, session):
         try:
-            capture = session.fetch(url, record.timestamp, expect_type=source.content_type)
+            capture = session.fetch(
+                url, record.timestamp, expect_type=source.content_type, check=check
+            )
         except (BadCapture, NotArchived) as error:
             last_error = error
             continue

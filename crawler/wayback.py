@@ -5,6 +5,13 @@ thread-safe rate limiter per endpoint (the CDX API allows 30 requests a minute p
 address), retries with exponential backoff on 5xx answers, timeouts and cut connections,
 a pause of the whole crawl for a 429's Retry-After, and a User-Agent naming the project.
 Captures are read in `id_` mode: the original bytes, no toolbar, no rewritten links.
+
+Against a hostile or broken server the same policy holds every request to an overall
+deadline (not only a per-read timeout), caps the body before and after decompression,
+follows redirects only on the same host, and checks that a body is whole (Content-Length,
+the end of a compressed stream) and of the expected kind (media type, no HTML page served
+as text, the caller's own check such as "a CR text that reaches its glossary") before it
+is returned: a caller never sees, so never stores, a bad body, and a rerun tries again.
 """
 
 from __future__ import annotations
@@ -13,17 +20,32 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urljoin, urlsplit
 
 import requests
+import urllib3
 
 from archive.errors import RulesHistoryError
+from crawler.http_guard import (
+    ACCEPT_ENCODING,
+    CutBody,
+    Deadline,
+    DeadlineAdapter,
+    TooLarge,
+    deadline_for_thread,
+    inflate,
+    read_body,
+)
+from crawler.limits import MAX_BYTES
 
 DEFAULT_WAYBACK = "https://web.archive.org"
 USER_AGENT = "rules-history-crawler/0.1 (+https://github.com/rules-history; CR archive research)"
 CDX_FIELDS = ("urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length")
+# More CDX pages than any URL of the catalogue has (a few hundred captures at 500 a page).
+MAX_CDX_PAGES = 1000
 
 
 class WaybackError(RulesHistoryError):
@@ -79,16 +101,51 @@ class MalformedCdx(WaybackError):
 
 
 @dataclass(frozen=True)
-class Policy:
-    """Timeouts, rates and retries; tests shrink them, the defaults are polite."""
+class Reply:
+    """One whole, checked HTTP answer: its final URL (after same-host redirects) and body."""
 
-    timeout: float = 30.0
+    url: str
+    status: int
+    headers: Mapping[str, str]
+    data: bytes
+
+    @property
+    def content_type(self) -> str | None:
+        return self.headers.get("Content-Type")
+
+    @property
+    def media_type(self) -> str:
+        return (self.content_type or "").split(";")[0].strip().lower()
+
+
+# A caller's check of a body's kind: raises `BadCapture` (e.g. "not a CR text").
+BodyCheck = Callable[[bytes, str], None]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Timeouts, rates, retries and limits; tests shrink them, the defaults are polite."""
+
+    timeout: float = 30.0  # seconds one read (or the connect) may wait
     cdx_per_minute: float = 20.0  # the Internet Archive allows 30; 0 means no limit (tests)
     fetch_per_minute: float = 30.0
     retries: int = 5
     backoff: float = 2.0  # seconds before the first retry, doubled each time
     max_backoff: float = 120.0
     max_retry_after: float = 600.0  # longest 429 pause honoured before giving up
+    deadline: float = 300.0  # seconds one request may take in all, redirects and body included
+    max_bytes: int = MAX_BYTES  # the body, before and after decompression
+    max_redirects: int = 5  # the Wayback Machine redirects once, to the nearest capture
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "deadline"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"Policy.{name} must be more than 0, not {getattr(self, name)}")
+        for name in ("cdx_per_minute", "fetch_per_minute", "retries", "backoff", "max_redirects"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"Policy.{name} must be 0 or more, not {getattr(self, name)}")
+        if self.max_bytes < 1:
+            raise ValueError(f"Policy.max_bytes must be at least 1, not {self.max_bytes}")
 
 
 @dataclass(frozen=True)
@@ -151,7 +208,13 @@ _TRANSIENT = (
     requests.Timeout,
     requests.ConnectionError,
     requests.exceptions.ChunkedEncodingError,
+    urllib3.exceptions.HTTPError,  # raised while streaming the body: timeouts, resets, cuts
+    CutBody,
 )
+
+
+class _Incomplete(Exception):
+    """A body that is not whole: shorter than its Content-Length, or cut by the deadline."""
 
 
 class WaybackSession:
@@ -162,6 +225,10 @@ class WaybackSession:
         self.policy = policy or Policy()
         self._http = requests.Session()
         self._http.headers["User-Agent"] = USER_AGENT
+        self._http.headers["Accept-Encoding"] = ACCEPT_ENCODING
+        adapter = DeadlineAdapter()
+        self._http.mount("http://", adapter)
+        self._http.mount("https://", adapter)
         self._limits = {
             "cdx": RateLimiter(self.policy.cdx_per_minute),
             "fetch": RateLimiter(self.policy.fetch_per_minute),
@@ -201,76 +268,120 @@ class WaybackSession:
             params["from"] = from_date.replace("-", "")
         if to_date:
             params["to"] = to_date.replace("-", "")
-        while True:
-            response = self._request("cdx", f"{self.base_url}/cdx/search/cdx?{urlencode(params)}")
-            rows, resume_key = _parse_cdx(response, url)
+        seen_keys: set[str] = set()
+        for _page in range(MAX_CDX_PAGES):
+            cdx_url = f"{self.base_url}/cdx/search/cdx?{urlencode(params)}"
+            rows, resume_key = _parse_cdx(self._request("cdx", cdx_url).data, cdx_url)
             yield from rows
             if not resume_key:
                 return
+            if resume_key in seen_keys:
+                raise MalformedCdx(cdx_url, f"the resume key {resume_key!r} repeats: a loop")
+            seen_keys.add(resume_key)
             params["resumeKey"] = resume_key
+        raise MalformedCdx(url, f"more than {MAX_CDX_PAGES} CDX pages")
 
     # -- playback --------------------------------------------------------------------------
 
     def raw_url(self, url: str, timestamp: str) -> str:
         return f"{self.base_url}/web/{timestamp}id_/{url}"
 
-    def fetch(self, url: str, timestamp: str, expect_type: str | None = None) -> Capture:
+    def fetch(
+        self,
+        url: str,
+        timestamp: str,
+        expect_type: str | None = None,
+        check: BodyCheck | None = None,
+    ) -> Capture:
         """The original bytes of the capture of `url` at (or nearest) `timestamp`.
 
-        `expect_type` (e.g. `text/plain`) rejects a response of another media type.
+        `expect_type` (e.g. `text/plain`) rejects a response of another media type, and an
+        HTML page served as text; `check` (e.g. `crawler.cr_text.check_cr_text`) rejects a
+        body that is not what the caller expects, such as a CR text cut before its glossary.
         """
         wayback_url = self.raw_url(url, timestamp)
-        response = self._request("fetch", wayback_url)
-        data = response.content
-        _check_complete(response, data, wayback_url)
-        final = re.search(r"/web/(\d{14})id_/", response.url)
-        check_not_placeholder(data, wayback_url)
-        media_type = (response.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-        if expect_type and media_type != expect_type:
-            raise BadCapture(wayback_url, f"served as {media_type or 'no type'}, not {expect_type}")
+        reply = self._request("fetch", wayback_url)
+        check_not_placeholder(reply.data, wayback_url)
+        check_kind(reply, wayback_url, expect_type, check)
+        final = re.search(r"/web/(\d{14})id_/", reply.url)
         return Capture(
             url=url,
             timestamp=final[1] if final else timestamp,
-            wayback_url=response.url,
-            status=response.status_code,
-            content_type=response.headers.get("Content-Type"),
-            data=data,
+            wayback_url=reply.url,
+            status=reply.status,
+            content_type=reply.content_type,
+            data=reply.data,
         )
+
+    def download(
+        self, url: str, expect_type: str | None = None, check: BodyCheck | None = None
+    ) -> Reply:
+        """Any URL (an official page or file, not a Wayback capture) under the same policy."""
+        reply = self._request("fetch", url)
+        check_kind(reply, url, expect_type, check)
+        return reply
 
     # -- policy ----------------------------------------------------------------------------
 
-    def _request(self, endpoint: str, url: str) -> requests.Response:
+    def _request(self, endpoint: str, url: str) -> Reply:
         """GET with the rate limit, the shared 429 pause, and retries with backoff."""
         policy = self.policy
-        for attempt in range(policy.retries + 1):
+        attempt = 0
+        while True:
             self._wait_for_pause()
             self._limits[endpoint].wait()
             self.requests_made += 1
-            last_try = attempt == policy.retries
+            last_try = attempt >= policy.retries
             try:
-                response = self._http.get(url, timeout=policy.timeout)
-                response.content  # noqa: B018 -- read the body now, so a cut body is retried
-            except _TRANSIENT as exc:
+                reply = self._get_whole(url)
+            except (*_TRANSIENT, _Incomplete) as exc:
                 if last_try:
                     raise Unavailable(url, f"no answer after {attempt + 1} tries: {exc}") from exc
                 self._back_off(attempt)
+                attempt += 1
                 continue
-            except requests.RequestException as exc:  # a bad URL, too many redirects ...
+            except requests.RequestException as exc:  # a bad URL, an unknown scheme ...
                 raise Unavailable(url, f"request failed: {exc}") from exc
-            if response.status_code == 429:
-                retry_after = _retry_after(response, policy.backoff)
+            if reply.status == 429:
+                retry_after = _retry_after(reply, policy.backoff)
                 if last_try or retry_after > policy.max_retry_after:
                     raise RateLimited(url, retry_after)
                 self.pause(retry_after)
+                attempt += 1
                 continue
-            if response.status_code >= 500:
+            if reply.status >= 500:
                 if last_try:
-                    raise Unavailable(url, f"HTTP {response.status_code} after {attempt + 1} tries")
+                    raise Unavailable(url, f"HTTP {reply.status} after {attempt + 1} tries")
                 self._back_off(attempt)
+                attempt += 1
                 continue
-            _raise_for_refusal(response, url)
-            return response
-        raise AssertionError("unreachable")  # pragma: no cover
+            _raise_for_refusal(reply, url)
+            return reply
+
+    def _get_whole(self, url: str) -> Reply:
+        """One try: the answer followed through same-host redirects, read whole within the
+        deadline and the size cap, and decompressed within the cap."""
+        policy = self.policy
+        with deadline_for_thread(Deadline(policy.deadline)) as deadline:
+            current = url
+            for _hop in range(policy.max_redirects + 1):
+                wait = max(min(policy.timeout, deadline.remaining()), 0.001)
+                try:
+                    response = self._http.get(
+                        current, timeout=wait, stream=True, allow_redirects=False
+                    )
+                except requests.RequestException:
+                    if deadline.expired:  # the watchdog cut a drip in the headers
+                        raise _Incomplete(_late(deadline)) from None
+                    raise
+                try:
+                    if response.is_redirect:
+                        current = _same_host_redirect(url, current, response)
+                        continue
+                    return _read_reply(response, current, policy, deadline)
+                finally:
+                    response.close()
+        raise BadCapture(url, f"more than {policy.max_redirects} redirects")
 
     def pause(self, seconds: float) -> None:
         """Hold every request of this session (all threads) for `seconds`."""
@@ -289,7 +400,60 @@ class WaybackSession:
         time.sleep(min(self.policy.backoff * 2**attempt, self.policy.max_backoff))
 
 
-def _retry_after(response: requests.Response, default: float) -> float:
+def _same_host_redirect(origin: str, current: str, response: requests.Response) -> str:
+    """The redirect's target when it stays on the host asked; refused otherwise.
+
+    Only an upgrade from http to https of the same host name is allowed besides.
+    """
+    target = urljoin(current, response.headers.get("Location", ""))
+    asked, going = urlsplit(current), urlsplit(target)
+    same = (asked.scheme, asked.netloc.lower()) == (going.scheme, going.netloc.lower())
+    upgrade = (
+        asked.scheme == "http"
+        and going.scheme == "https"
+        and asked.hostname == going.hostname
+        and going.port in (None, 443)
+    )
+    if not (same or upgrade):
+        raise BadCapture(
+            origin, f"redirected to another host ({going.netloc or target}): not followed"
+        )
+    return target
+
+
+def _read_reply(response: requests.Response, url: str, policy: Policy, deadline: Deadline) -> Reply:
+    """The body read whole within the deadline and the cap, then decompressed."""
+    length = response.headers.get("Content-Length", "").strip()
+    expected = int(length) if length.isdigit() else None
+    if expected is not None and expected > policy.max_bytes:
+        raise BadCapture(url, f"{expected} bytes announced, over the cap of {policy.max_bytes}")
+    try:
+        raw = read_body(response.raw, policy.max_bytes)
+    except TooLarge as exc:
+        raise BadCapture(url, f"body refused: {exc} (the cap)") from exc
+    except Exception:
+        if deadline.expired:
+            raise _Incomplete(_late(deadline)) from None
+        raise
+    if deadline.expired:  # the watchdog cut the body: what arrived is not all of it
+        raise _Incomplete(_late(deadline))
+    if expected is not None and len(raw) != expected:
+        raise _Incomplete(f"truncated: {len(raw)} of {expected} bytes")
+    encoding = response.headers.get("Content-Encoding", "")
+    try:
+        data = inflate(raw, encoding, policy.max_bytes)
+    except TooLarge as exc:
+        raise BadCapture(url, f"body refused: {exc} (the cap)") from exc
+    except (ValueError, zlib.error) as exc:
+        raise BadCapture(url, f"body cannot be decoded: {exc}") from exc
+    return Reply(url=url, status=response.status_code, headers=response.headers, data=data)
+
+
+def _late(deadline: Deadline) -> str:
+    return f"no complete answer within the deadline of {deadline.seconds:g} s"
+
+
+def _retry_after(response: Reply, default: float) -> float:
     value = response.headers.get("Retry-After", "")
     try:
         return max(float(value), 0.0)
@@ -297,12 +461,14 @@ def _retry_after(response: requests.Response, default: float) -> float:
         return default
 
 
-def _raise_for_refusal(response: requests.Response, url: str) -> None:
+def _raise_for_refusal(response: Reply, url: str) -> None:
     """403 and 404 as the exceptions a caller can act on; other 4xx as a bad capture."""
-    status = response.status_code
-    if status < 400:
+    status = response.status
+    if status < 300:
         return
-    text = response.text[:4000].lower() if response.content else ""
+    if status < 400:
+        raise BadCapture(url, f"HTTP {status} without a redirect to follow")
+    text = response.data[:4000].decode("utf-8", "replace").lower()
     if status == 403 or "blocked site error" in text or "excluded from the wayback" in text:
         if "robots.txt" in text:
             raise BlockedByRobots(url, "blocked by the site's robots.txt")
@@ -312,11 +478,19 @@ def _raise_for_refusal(response: requests.Response, url: str) -> None:
     raise BadCapture(url, f"HTTP {status}")
 
 
-def _check_complete(response: requests.Response, data: bytes, url: str) -> None:
-    expected = response.headers.get("Content-Length")
-    encoded = response.headers.get("Content-Encoding")
-    if expected and not encoded and expected.isdigit() and int(expected) != len(data):
-        raise BadCapture(url, f"truncated: {len(data)} of {expected} bytes")
+_HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body)", re.IGNORECASE)
+
+
+def check_kind(
+    reply: Reply, url: str, expect_type: str | None, check: BodyCheck | None = None
+) -> None:
+    """The body is of the expected media type, not HTML posing as text, and passes `check`."""
+    if expect_type and reply.media_type != expect_type:
+        raise BadCapture(url, f"served as {reply.media_type or 'no type'}, not {expect_type}")
+    if expect_type == "text/plain" and _HTML_START.match(reply.data[:1024].lstrip(b"\xef\xbb\xbf")):
+        raise BadCapture(url, "an HTML page served as text/plain")
+    if check is not None:
+        check(reply.data, url)
 
 
 # Phrases of the Wayback Machine's own pages, which must never be stored as a capture.
@@ -347,16 +521,23 @@ def check_not_placeholder(data: bytes, url: str) -> None:
         raise BadCapture(url, "empty body")
 
 
-def _parse_cdx(response: requests.Response, url: str) -> tuple[list[CdxRecord], str | None]:
-    """CDX JSON: a header row, capture rows, then `[]` and `[resumeKey]` when paged."""
-    if not response.content.strip():
+def _parse_cdx(data: bytes, url: str) -> tuple[list[CdxRecord], str | None]:
+    """CDX JSON: a header row, capture rows, then `[]` and `[resumeKey]` when paged.
+
+    Anything else (binary garbage, rows of numbers, a resume key that is not text) is a
+    `MalformedCdx` naming the URL, never a traceback.
+    """
+    if not data.strip():
         return [], None
     try:
-        rows = json.loads(response.content)
-    except json.JSONDecodeError as exc:
-        raise MalformedCdx(url, f"CDX answer is not JSON ({exc})") from exc
+        rows = json.loads(data)
+    except (ValueError, RecursionError) as exc:  # JSON and Unicode decoding errors
+        raise MalformedCdx(url, f"CDX answer is not JSON ({type(exc).__name__})") from exc
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
         raise MalformedCdx(url, "CDX answer is not a list of rows")
+    for number, row in enumerate(rows, 1):
+        if not all(isinstance(value, str) for value in row):
+            raise MalformedCdx(url, f"CDX row {number} holds a field that is not text")
     if not rows:
         return [], None
     fields, body = rows[0], rows[1:]
@@ -364,4 +545,4 @@ def _parse_cdx(response: requests.Response, url: str) -> tuple[list[CdxRecord], 
     if len(body) >= 2 and body[-2] == [] and len(body[-1]) == 1:
         resume_key, body = body[-1][0], body[:-2]
     body = [row for row in body if row]
-    return [CdxRecord.from_row(fields, row, url) for row in body], resume_key
+    return [CdxRecord.from_row(fields, row, url) for row in body], resume_key or None

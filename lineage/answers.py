@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Set as AbstractSet
 from itertools import groupby
 from typing import Any
 
@@ -78,7 +79,7 @@ def build_derived(db: Database) -> dict[str, Any]:
             db.conn.execute(f"DELETE FROM {table} WHERE release >= ?", [start])
         _store_counts(db, redo)
         _store_blame(db, start)
-        _store_changes(db, before[-1] if before else None, redo)
+        _store_changes(db, redo)
         report["wordings"] = _store_wordings(db, before[-1] if before else None)
         wanted = signature(db)
         db.conn.executemany(
@@ -153,34 +154,65 @@ def _store_blame(db: Database, start: str) -> None:
     )
 
 
-def _store_changes(db: Database, previous: str | None, dates: list[str]) -> None:
-    """The change list of each release in `dates` from the one before it."""
-    before = load_members(db, previous, words=False) if previous else None
+def compared_with(dates: list[str], derived: AbstractSet[str]) -> dict[str, str | None]:
+    """The release each release's changes are counted from: the official one before it.
+
+    The official chain passes over a derived copy, which is compared with its official
+    predecessor (lineage.derived), so no change list compares anything with the copy but that.
+
+    >>> compared_with(["2003-03-15", "2003-05-26", "2003-07-01"], {"2003-05-26"})
+    {'2003-03-15': None, '2003-05-26': '2003-03-15', '2003-07-01': '2003-03-15'}
+    """
+    base: dict[str, str | None] = {}
+    official: str | None = None
     for day in dates:
-        after = load_members(db, day, words=False)
-        if before is not None and previous is not None:
-            result = compare_members(db, (previous, before), (day, after), words=False)
-            db.conn.executemany(
-                """INSERT INTO release_changes (release, position, previous_release, kind,
-                   old_numbers, new_numbers, lineage_id, old_part_id, new_part_id,
-                   related_lineages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                [
-                    (
-                        day,
-                        position,
-                        previous,
-                        change["kind"],
-                        json.dumps(change["old"]),
-                        json.dumps(change["new"]),
-                        change["lineage"],
-                        change["old_part"],
-                        change["new_part"],
-                        json.dumps(change["related_lineages"]),
-                    )
-                    for position, change in enumerate(result["changes"])
-                ],
-            )
-        previous, before = day, after
+        base[day] = official
+        if day not in derived:
+            official = day
+    return base
+
+
+def _store_changes(db: Database, dates: list[str]) -> None:
+    """The change list of each release in `dates` from the release it is compared with
+    (`compared_with`); a derived copy's changes carry whether the next official release
+    confirms them (lineage.derived.annotate_diff)."""
+    every = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    bases = compared_with(every, derived_releases(db))
+    loaded: dict[str, Any] = {}
+
+    def members(day: str) -> Any:
+        if day not in loaded:
+            if len(loaded) > 2:
+                loaded.clear()
+            loaded[day] = load_members(db, day, words=False)
+        return loaded[day]
+
+    for day in dates:
+        base = bases.get(day)
+        if base is None:
+            continue
+        result = compare_members(db, (base, members(base)), (day, members(day)), words=False)
+        db.conn.executemany(
+            """INSERT INTO release_changes (release, position, previous_release, kind,
+               old_numbers, new_numbers, lineage_id, old_part_id, new_part_id,
+               related_lineages, unconfirmed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            [
+                (
+                    day,
+                    position,
+                    base,
+                    change["kind"],
+                    json.dumps(change["old"]),
+                    json.dumps(change["new"]),
+                    change["lineage"],
+                    change["old_part"],
+                    change["new_part"],
+                    json.dumps(change["related_lineages"]),
+                    int(not change.get("confirmed", True)),
+                )
+                for position, change in enumerate(result["changes"])
+            ],
+        )
 
 
 def _store_wordings(db: Database, previous: str | None) -> int:

@@ -20,6 +20,7 @@ lineage this way:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from sqlite_utils import Database
@@ -75,8 +76,8 @@ def store_derived(
     db: Database,
     release: str,
     official: list[str],
-    load: Any,
-    step: Any,
+    load: Callable[[str, bool], list[Clause]],
+    step: Callable[..., list[tuple[Any, ...]]],
     next_id: int,
 ) -> tuple[dict[str, int], int]:
     """Align and store one derived release; returns its counts and the next free lineage id.

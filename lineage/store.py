@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
@@ -124,7 +124,7 @@ def build_lineage(db: Database) -> dict[str, Any]:
     return report
 
 
-def _loader(db: Database) -> Any:
+def _loader(db: Database) -> Callable[[str, bool], list[Clause]]:
     return lambda release, words: load_clauses(db, release, words)
 
 

@@ -17,6 +17,8 @@ from vocabulary.kinds import CHANGE_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
 KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)
+# Counted apart: the differences of a derived copy that no official release confirms.
+UNCONFIRMED = "unconfirmed"
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class Change:
     old_part: int | None
     new_part: int | None
     lineage: int
+    unconfirmed: bool = False  # a derived copy's difference the next official release lacks
 
     @property
     def anchor(self) -> str:
@@ -38,14 +41,23 @@ class Change:
 
 
 def all_changes(db: Database) -> dict[str, list[Change]]:
-    """Release -> its changes from the release before (no entry for the first release)."""
+    """Release -> its changes from the release it is compared with (none for the first)."""
     found: dict[str, list[Change]] = defaultdict(list)
-    for release, kind, old, new, old_part, new_part, lineage in db.execute(
-        """SELECT release, kind, old_numbers, new_numbers, old_part_id, new_part_id, lineage_id
+    for release, kind, old, new, old_part, new_part, lineage, unconfirmed in db.execute(
+        """SELECT release, kind, old_numbers, new_numbers, old_part_id, new_part_id, lineage_id,
+                  unconfirmed
            FROM release_changes ORDER BY release, position"""
     ):
         found[release].append(
-            Change(kind, json.loads(old), json.loads(new), old_part, new_part, lineage)
+            Change(
+                kind,
+                json.loads(old),
+                json.loads(new),
+                old_part,
+                new_part,
+                lineage,
+                bool(unconfirmed),
+            )
         )
     return dict(found)
 
@@ -53,5 +65,6 @@ def all_changes(db: Database) -> dict[str, list[Change]]:
 def counts(found: list[Change]) -> dict[str, int]:
     tally: dict[str, int] = {kind.value: 0 for kind in KINDS}
     for change in found:
-        tally[change.kind] = tally.get(change.kind, 0) + 1
+        kind = UNCONFIRMED if change.unconfirmed else change.kind
+        tally[kind] = tally.get(kind, 0) + 1
     return {kind: n for kind, n in tally.items() if n}

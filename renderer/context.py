@@ -38,6 +38,11 @@ class Site:
         return self.model.changes
 
     @property
+    def derived(self) -> frozenset[str]:
+        """The releases read from a derived copy (lineage.derived)."""
+        return self.model.derived
+
+    @property
     def dates(self) -> list[str]:
         return self.model.dates
 

@@ -16,6 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from facedown.store import require_examples, stored_examples
+from lineage.derived import derived_releases
 from lineage.freshness import require_current
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
@@ -61,6 +62,7 @@ class SiteModel:
     example_rows: tuple[dict[str, Any], ...]
     lineage_examples: dict[int, list[dict[str, Any]]]
     witnessed: frozenset[str]
+    derived: frozenset[str]  # releases read from a derived copy (lineage.derived)
     explained: dict[tuple[int, str], list[dict[str, Any]]]
 
     @cached_property
@@ -182,5 +184,6 @@ def load_model(db: Database) -> SiteModel:
         example_rows=examples,
         lineage_examples=lineage_examples(db, list(examples), dates, anchors),
         explained=_explained(db),
+        derived=frozenset(derived_releases(db)),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from lineage.answers import compared_with
 from renderer import compare_data as compare_module
 from renderer.compare_data import FORMAT, INDEX, compare_data, versioned
 from renderer.context import Site
@@ -70,6 +71,7 @@ def build_compare(site: Site) -> None:
         "compare.html",
         title="Compare two releases",
         releases=rows,
+        pairs=[(old, day) for day, old in compared_with(site.dates, site.derived).items() if old],
         default_old=rows[0]["date"],
         default_new=rows[-1]["date"],
         index_url=record["index_url"],

@@ -14,6 +14,7 @@ from itertools import groupby
 from typing import Any
 
 from archive.witnesses import witnesses_for
+from lineage.answers import compared_with
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
@@ -29,7 +30,8 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
     model = site.model
     members = model.members
     wording = texts(site.db, {row[2] for rows in members.values() for row in rows if row[2]})
-    previous = {day: site.dates[i - 1] for i, day in enumerate(site.dates) if i}
+    base = compared_with(site.dates, set(site.derived))  # events are of the official chain
+    previous = {day: old for day, old in base.items() if old and day not in site.derived}
     histories: dict[int, dict[str, Any]] = {}
     records: list[dict[str, Any]] = []
     for lineage_id, rows in members.items():
@@ -37,6 +39,7 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
         h = _history(
             model.lineages[lineage_id], rows, model.events.get(lineage_id, []), previous, site
         )
+        _mark_derived(h, model.wordings[lineage_id], site.derived)
         h["url"] = url
         h["lineage_id"] = lineage_id
         h["title"] = model.history_title(lineage_id)
@@ -59,6 +62,12 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
             lineage_id,
         )
     return histories, records
+
+
+def _mark_derived(h: dict[str, Any], stored: tuple[Wording, ...], copies: frozenset[str]) -> None:
+    """A wording read only from a derived copy says so (`derived`)."""
+    for w, wording in zip(h["wordings"], stored, strict=True):
+        w["derived"] = wording.first == wording.last and wording.first in copies
 
 
 def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:

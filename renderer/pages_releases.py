@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from archive.capture_diffs import release_captures
 from archive.gaps import stored_gaps
-from renderer.changes import Change, counts
+from lineage.answers import compared_with
+from renderer.changes import UNCONFIRMED, Change, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
 from renderer.fulltext import fulltext_html
@@ -16,15 +18,17 @@ from vocabulary.kinds import RENUMBERING_KINDS
 
 def build_releases(site: Site) -> None:
     rows = site.releases
+    base = compared_with(site.dates, set(site.derived))
     by_release = {row["date"]: site.changes.get(row["date"], []) for row in rows}
     gaps = stored_gaps(site.db)
     listing = [
         {
             **row,
-            "previous": rows[i - 1]["date"] if i else None,
+            "previous": base[row["date"]],
+            "derived": row["date"] in site.derived,
             "counts": counts(by_release[row["date"]]),
         }
-        for i, row in enumerate(rows)
+        for row in rows
     ]
     site.page(
         "releases/index.html",
@@ -35,13 +39,20 @@ def build_releases(site: Site) -> None:
         gaps=gaps,
         archived=[row["date"] for row in rows],  # gaps link only to releases in the store
     )
+    by_date = {row["date"]: row for row in rows}
     for i, row in enumerate(rows):
-        previous = rows[i - 1] if i else None
+        previous = by_date.get(base[row["date"]] or "")
         following = rows[i + 1] if i + 1 < len(rows) else None
         spanned = _spanned(gaps, previous, row)
-        _release_page(site, row, previous, following, by_release[row["date"]], spanned)
+        page_row = {
+            **row,
+            "derived": row["date"] in site.derived,
+            "captures": release_captures(site.db, row["date"]),
+            "before": rows[i - 1]["date"] if i else None,  # the pager: the release before
+        }
+        _release_page(site, page_row, previous, following, by_release[row["date"]], spanned)
         if previous:
-            _diff_page(site, previous, row, by_release[row["date"]], spanned)
+            _diff_page(site, previous, page_row, by_release[row["date"]], spanned)
     _renumbering_pages(site, by_release)
 
 
@@ -89,7 +100,7 @@ def _release_page(
             ),
             "counts": counts(found),
             "changed": [c for c in found if c.kind != "formatting"],
-            "renumbered": any(c.renumbers for c in found),
+            "renumbered": any(c.renumbers for c in found) and not row["derived"],
             "marks": marks,
             "gaps": gaps,
         }
@@ -127,9 +138,10 @@ def _diff_page(
                 else None,
                 "text": after or before,
                 "history": site.model.history_url.get(c.lineage),
+                "kind": c.kind,
                 "explained": note,
             }
-            groups.setdefault(c.kind, []).append(item)
+            groups.setdefault(UNCONFIRMED if c.unconfirmed else c.kind, []).append(item)
         order: list[str] = [
             k
             for k in (
@@ -153,6 +165,7 @@ def _diff_page(
             "counts": counts(found),
             "groups": [(k, groups[k]) for k in order],
             "gaps": gaps,
+            "derived": new.get("derived"),
             "findings": findings,
         }
 
@@ -161,17 +174,18 @@ def _diff_page(
 
 def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
     dates = [row["date"] for row in site.releases]
+    base = compared_with(dates, site.derived)
     index = []
     for i, day in enumerate(dates):
         rows = [c for c in by_release[day] if c.renumbers and c.kind in RENUMBERING_KINDS]
-        if not rows or not i:
+        if not rows or not i or day in site.derived:
             continue
         index.append({"date": day, "count": len(rows)})
         site.page(
             f"renumbering/{day}/index.html",
             "renumbering.html",
             title=f"Renumbering {day}",
-            old=dates[i - 1],
+            old=base[day],
             new=day,
             rows=rows,
         )

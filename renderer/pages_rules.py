@@ -68,6 +68,7 @@ def _run_dict(
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest
     return {
+        "derived": set(run.releases) <= site.derived,
         "first": run.start,
         "last": None if current else run.end,
         "replaced_by": following.get(run.end),

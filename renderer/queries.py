@@ -20,7 +20,8 @@ def releases(db: Database) -> list[dict[str, Any]]:
     rows = list(
         db.query(
             """SELECT releases.date, releases.name, c.clauses, c.rules, c.glossary, c.examples,
-                      releases.stated_date, captures.file, captures.url, captures.sha256
+                      releases.stated_date, captures.file, captures.url, captures.sha256,
+                      captures.role
                FROM releases JOIN captures ON captures.id = releases.capture_id
                JOIN release_counts c ON c.release = releases.date
                ORDER BY releases.date"""

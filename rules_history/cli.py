@@ -28,6 +28,7 @@ from rules_history.options import (
 )
 from rules_history.site_cli import build as build_command
 from rules_history.site_cli import serve as serve_command
+from rules_history.update_cli import update_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -218,6 +219,7 @@ def bench(captures_dir: Path) -> None:
 # Each stage's commands live in a module of their own; this is where they all join.
 for command in (
     crawl_command,
+    update_command,
     warc_command,
     trace_command,
     diff_command,

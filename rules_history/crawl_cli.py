@@ -3,14 +3,99 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
+from crawler.limits import MAX_BYTES
 from rules_history.options import print_json, reports_errors
 
 DEFAULT_CAPTURES = Path("_build") / "captures"
+F = TypeVar("F", bound=Callable[..., Any])
+
+HTTP_POLICY_OPTIONS = [
+    click.option(
+        "--rate",
+        type=click.FloatRange(min=0),
+        default=20.0,
+        show_default=True,
+        help="CDX requests a minute (0: no limit, for a local mirror).",
+    ),
+    click.option(
+        "--fetch-rate",
+        type=click.FloatRange(min=0),
+        default=30.0,
+        show_default=True,
+        help="Capture requests a minute (0: no limit).",
+    ),
+    click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=30.0,
+        show_default=True,
+        help="Seconds one read may wait.",
+    ),
+    click.option(
+        "--deadline",
+        type=click.FloatRange(min=0, min_open=True),
+        default=300.0,
+        show_default=True,
+        help="Seconds one request may take in all (a slow drip is cut there and retried).",
+    ),
+    click.option(
+        "--max-bytes",
+        type=click.IntRange(min=1),
+        default=MAX_BYTES,
+        show_default=True,
+        help="Largest body accepted, before and after decompression.",
+    ),
+    click.option(
+        "--retries",
+        type=click.IntRange(min=0),
+        default=5,
+        show_default=True,
+        help="Retries a request.",
+    ),
+    click.option(
+        "--backoff",
+        type=click.FloatRange(min=0),
+        default=2.0,
+        show_default=True,
+        help="First retry delay in seconds (doubles).",
+    ),
+]
+
+
+def http_policy_options(command: F) -> F:
+    """The options of the crawler's HTTP policy (rates, timeouts, deadline, cap, retries)."""
+    for option in reversed(HTTP_POLICY_OPTIONS):
+        command = option(command)
+    return command
+
+
+def policy_from(
+    rate: float,
+    fetch_rate: float,
+    timeout: float,
+    deadline: float,
+    max_bytes: int,
+    retries: int,
+    backoff: float,
+) -> Any:
+    """The `crawler.wayback.Policy` the options describe."""
+    from crawler.wayback import Policy
+
+    return Policy(
+        timeout=timeout,
+        deadline=deadline,
+        max_bytes=max_bytes,
+        cdx_per_minute=rate,
+        fetch_per_minute=fetch_rate,
+        retries=retries,
+        backoff=backoff,
+    )
 
 
 @click.command("crawl")
@@ -40,21 +125,7 @@ DEFAULT_CAPTURES = Path("_build") / "captures"
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     help="Another catalogue file (default: crawler/catalogue.jsonl).",
 )
-@click.option(
-    "--rate",
-    type=float,
-    default=20.0,
-    show_default=True,
-    help="CDX requests a minute (0: no limit, for a local mirror).",
-)
-@click.option(
-    "--fetch-rate", type=float, default=30.0, show_default=True, help="Capture requests a minute."
-)
-@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds a request.")
-@click.option("--retries", type=int, default=5, show_default=True, help="Retries of a request.")
-@click.option(
-    "--backoff", type=float, default=2.0, show_default=True, help="First retry delay (doubles)."
-)
+@http_policy_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @reports_errors
@@ -69,6 +140,8 @@ def crawl_command(
     rate: float,
     fetch_rate: float,
     timeout: float,
+    deadline: float,
+    max_bytes: int,
     retries: int,
     backoff: float,
     quiet: bool,
@@ -84,17 +157,11 @@ def crawl_command(
     from crawler.capture_store import CaptureStore
     from crawler.catalogue import CATALOGUE_FILE, load_catalogue, select
     from crawler.crawl import crawl
-    from crawler.wayback import Policy, WaybackSession
+    from crawler.wayback import WaybackSession
 
     sources = select(load_catalogue(catalogue_file or CATALOGUE_FILE), source_ids, releases)
     store = CaptureStore(captures_dir)
-    policy = Policy(
-        timeout=timeout,
-        cdx_per_minute=rate,
-        fetch_per_minute=fetch_rate,
-        retries=retries,
-        backoff=backoff,
-    )
+    policy = policy_from(rate, fetch_rate, timeout, deadline, max_bytes, retries, backoff)
     session = None if offline or dry_run else WaybackSession(wayback, policy)
 
     def progress(items: Any) -> Any:

@@ -54,17 +54,22 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     504.2@2008-03-17 (no date: the newest release); the history goes backwards and
     forwards across renumbering, splits and merges."""
     from archive.explanations import one_line
+    from lineage.derived import DERIVED_NOTE, is_derived
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
 
     number, when = split_rule_at(rule)
     db = _store(db_file)
     result = trace_rule(db, number, when)
+    if is_derived(db, result["release"]):  # found in the copy; the entries are official
+        result["derived"], result["note"] = True, DERIVED_NOTE
     if as_json:
         print_json(result)
         return
     now = result["current_number"] or "gone"
     click.echo(f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}")
+    if result.get("derived"):
+        click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
     for entry in result["entries"]:
         moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
         click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
@@ -133,10 +138,13 @@ def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: b
     """For each clause of RELEASE (a date, set code or name), the release its wording dates
     from."""
     from lineage.blame import blame as blame_release
+    from lineage.derived import DERIVED_NOTE
 
     rows: list[dict[str, Any]] = blame_release(_store(db_file), release, rule_prefix)
     if as_json:
         print_json(rows)
         return
+    if rows and rows[0].get("derived"):
+        click.echo(f"note: {rows[0]['release']}: {DERIVED_NOTE}")
     for row in rows:
         click.echo(f"{row['since']}  {row['number']}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +20,7 @@ from archive.store import open_store
 from lineage.blame import blame
 from lineage.compare import diff_releases
 from lineage.derived import DERIVED_NOTE, derived_releases
+from renderer.linkcheck import check_site
 from rules_history.cli import main
 
 SCOURGE = ("2003-03-15", "2003-05-26", "2003-07-01")
@@ -112,3 +114,51 @@ def test_the_cli_diff_says_which_changes_are_unconfirmed(scourge):
     assert "reworded (unconfirmed): 100.3 -> 100.3" in out.output
     as_json = CliRunner().invoke(main, ["diff", "2003-03-15", "2003-05-26", "--json", "--db", path])
     assert json.loads(as_json.output)["unconfirmed"]["reworded"] == 228
+
+
+@pytest.fixture(scope="module")
+def scourge_site(scourge, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from renderer.build import build_site
+
+    out = tmp_path_factory.mktemp("scourge-site") / "_site"
+    build_site(scourge, out, search=False)
+    return out
+
+
+def test_the_site_marks_the_copy_and_keeps_its_artefacts_apart(scourge_site: Path):
+    def page(path: str) -> str:
+        return (scourge_site / path / "index.html").read_text(encoding="utf-8")
+
+    copy = page("releases/2003-05-26")
+    assert 'class="derived-note">From a re-extracted copy; wording less certain' in copy
+    assert "unconfirmed 2" in copy  # the count of unconfirmed differences, apart
+    diff = page("diff/2003-03-15/2003-05-26")
+    assert 'id="k-unconfirmed"' in diff and 'id="k-reworded"' not in diff
+    assert diff.count('<span class="kind kind-unconfirmed">unconfirmed</span>') >= 228
+    # the official release is compared with the official one before it, not with the copy
+    official = page("releases/2003-07-01")
+    assert 'href="/diff/2003-03-15/2003-07-01/"' in official
+    assert 'rel="prev" href="/releases/2003-05-26/"' in official  # the pager keeps every release
+    assert not (scourge_site / "diff/2003-05-26/2003-07-01").exists()
+    listing = page("releases")
+    assert "(from a re-extracted copy; wording less certain)" in listing
+    histories = [
+        p.read_text(encoding="utf-8") for p in (scourge_site / "history").glob("*/100.3/index.html")
+    ]
+    assert any("ina deck" in h and "derived-note" in h for h in histories)
+    links = check_site(scourge_site)
+    assert [link for _page, link in links.broken if not link.startswith("/pagefind/")] == []
+
+
+def test_trace_and_blame_say_when_they_start_from_the_copy(scourge):
+    path = scourge.execute("PRAGMA database_list").fetchone()[2]
+    traced = CliRunner().invoke(main, ["trace", "504.2@2003-06-01", "--db", path])
+    assert traced.exit_code == 0, traced.output
+    assert traced.output.splitlines()[1] == (
+        f"note: 2003-05-26: {DERIVED_NOTE}; the history below is official"
+    )
+    assert "2003-05-26  " not in traced.output  # no entry of the copy in the history
+    blamed = CliRunner().invoke(main, ["blame", "2003-05-26", "--rule", "504", "--db", path])
+    assert blamed.output.splitlines()[0] == f"note: 2003-05-26: {DERIVED_NOTE}"
+    official = CliRunner().invoke(main, ["blame", "2003-07-01", "--rule", "504", "--db", path])
+    assert "note:" not in official.output

@@ -4,7 +4,10 @@ It speaks the CDX API (`/cdx/search/cdx`: url, from, to, filter, collapse=digest
 showResumeKey/resumeKey) and serves captures in `id_` mode (`/web/<timestamp>id_/<url>`).
 Faults are scripted per request kind and URL and used up in order: a status with headers
 (429 with Retry-After, 503, 403), a timeout, a truncated body, a wrong content type, the
-"not archived" page, a malformed CDX line.
+"not archived" page, a malformed CDX line; and the hostile ones: a body cut without a
+Content-Length, an HTML page served as text/plain, a slow drip, a gzip bomb, a redirect to
+another host, a CDX answer that repeats its resume key, CDX answers of binary garbage and
+of rows of numbers.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import hashlib
 import json
 import threading
 import time
+import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,19 +25,48 @@ from urllib.parse import parse_qs, urlsplit
 NOT_ARCHIVED_PAGE = b"""<!DOCTYPE html><html><head><title>Wayback Machine</title></head>
 <body><div id="error"><h2>Hrm.</h2><p>The Wayback Machine doesn't have that page archived.</p>
 </div></body></html>"""
+HTML_PAGE = b"""<!DOCTYPE html>
+<html><head><title>Magic: The Gathering Comprehensive Rules</title></head>
+<body><p>Please sign in to continue.</p></body></html>"""
+GARBAGE = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\xfd garbage \x80\x81"
+NUMBER_ROWS = json.dumps(
+    [
+        ["urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length"],
+        [1, 20100101000000, 3, 4, 200, 6, 7],
+    ]
+).encode()
 BLOCKED_PAGE = b"""<!DOCTYPE html><html><head><title>Wayback Machine</title></head>
 <body><p>Sorry. This URL has been excluded from the Wayback Machine.</p></body></html>"""
+
+
+CDX_HEADER = ("urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length")
 
 
 @dataclass
 class Fault:
     """One scripted misbehaviour: `kind` is status, timeout, truncate, wrong-type,
-    not-archived, placeholder or malformed."""
+    not-archived, placeholder, malformed, cut (no Content-Length, a third of the body, then
+    close), html-as-text, drip (one byte every `seconds`, for `size` bytes or all), bomb
+    (`size` zero bytes gzipped), redirect (to `location`), resume-loop (a CDX page whose
+    resume key never changes), garbage or numbers (CDX answers)."""
 
     kind: str
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    size: int = 0
+    location: str = ""
+
+
+def gzip_bomb(size: int) -> bytes:
+    """`size` zero bytes, gzipped (about a thousandth of `size`), built without holding them."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = bytes(1024 * 1024)
+    parts = [
+        packer.compress(block[: min(len(block), size - done)])
+        for done in range(0, size, len(block))
+    ]
+    return b"".join(parts) + packer.flush()
 
 
 @dataclass
@@ -151,7 +184,41 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(403, BLOCKED_PAGE, "text/html; charset=utf-8")
         elif fault.kind == "malformed":
             self._send(200, b'[["urlkey","timestamp"],["only-one-field"]]', "application/json")
+        elif fault.kind == "cut":
+            self._send_unsized(content_type, [data[: len(data) // 3]], 0.0)
+        elif fault.kind == "html-as-text":
+            self._send(200, HTML_PAGE, "text/plain")
+        elif fault.kind == "drip":
+            slow = fault.size or len(data)  # the first `size` bytes one at a time, then the rest
+            pieces = [data[i : i + 1] for i in range(min(slow, len(data)))] + [data[slow:]]
+            self._send_unsized(content_type, pieces, fault.seconds)
+        elif fault.kind == "bomb":
+            bomb = gzip_bomb(fault.size)
+            self._send(200, bomb, content_type, {"Content-Encoding": "gzip"})
+        elif fault.kind == "redirect":
+            self._send(302, b"", "text/plain", {"Location": fault.location})
+        elif fault.kind == "resume-loop":
+            row = ["key", "20100101000000", "http://x/", "text/plain", "200", "d", "1"]
+            body = [list(CDX_HEADER), row, [], ["same-key"]]
+            self._send(200, json.dumps(body).encode(), "application/json")
+        elif fault.kind == "garbage":
+            self._send(200, GARBAGE, "application/json")
+        elif fault.kind == "numbers":
+            self._send(200, NUMBER_ROWS, "application/json")
         return True
+
+    def _send_unsized(self, content_type: str, pieces: list[bytes], pause: float) -> None:
+        """A body without Content-Length, ended by closing the connection."""
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Connection", "close")
+        self.end_headers()
+        for piece in pieces:
+            self.wfile.write(piece)
+            self.wfile.flush()
+            if pause:
+                time.sleep(pause)
+        self.close_connection = True
 
     def _cdx(self) -> None:
         query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
@@ -179,13 +246,11 @@ class _Handler(BaseHTTPRequestHandler):
                     str(len(stored.data)),
                 ]
             )
-        start = int(query.get("resumeKey", "0"))
+        key = query.get("resumeKey", "0")
+        start = int(key) if key.isdigit() else 0
         limit = int(query.get("limit", "100000"))
         page = rows[start : start + limit]
-        body: list[list[str]] = [
-            ["urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length"],
-            *page,
-        ]
+        body: list[list[str]] = [list(CDX_HEADER), *page]
         if query.get("showResumeKey") == "true" and start + limit < len(rows):
             body += [[], [str(start + limit)]]
         self._send(200, json.dumps(body).encode(), "application/json")

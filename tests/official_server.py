@@ -1,0 +1,89 @@
+"""A stand-in of the official Magic rules site: a real HTTP server on 127.0.0.1 in a thread.
+
+`/en/rules` is a page that links the current CR text file (as magic.wizards.com does),
+and each text file is served as `text/plain` at its own path, as media.wizards.com does.
+`publish` puts a text online and points the page at it; `down` makes every answer a 503.
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote, urlsplit
+
+PAGE_PATH = "/en/rules"
+
+
+class OfficialSite:
+    def __init__(self) -> None:
+        self.files: dict[str, tuple[bytes, str]] = {}
+        self.log: list[str] = []
+        self.down = False
+        handler = type("Handler", (_Handler,), {"site": self})
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def page_url(self) -> str:
+        return self.url + PAGE_PATH
+
+    def __enter__(self) -> OfficialSite:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def publish(self, name: str, data: bytes, content_type: str = "text/plain") -> str:
+        """Serve `data` as `/2026/downloads/NAME` and link it from the rules page."""
+        path = f"/2026/downloads/{name}"
+        self.files[path] = (data, content_type)
+        self.files[PAGE_PATH] = (rules_page(path).encode(), "text/html; charset=utf-8")
+        return self.url + path
+
+    def page_html(self) -> bytes:
+        return self.files[PAGE_PATH][0]
+
+
+def rules_page(text_path: str) -> str:
+    """Markup in the manner of the official page: a PDF, a DOCX and the TXT of the CR."""
+    stem = text_path.rsplit(".", 1)[0]
+    return f"""<!DOCTYPE html><html><head><title>Rules | Magic: The Gathering</title></head>
+<body><h1>Comprehensive Rules</h1>
+<p>These rules are effective as of the date below.</p>
+<a href="{stem}.pdf">PDF</a> <a href="{stem}.docx">DOCX</a>
+<a href="{text_path.replace(" ", "%20")}">TXT</a>
+<a href="javascript:alert(1)//MagicCompRules 20990101.txt">not a file</a>
+</body></html>"""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    site: OfficialSite
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:  # quiet
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        path = unquote(urlsplit(self.path).path)
+        self.site.log.append(path)
+        if self.site.down:
+            body, status, content_type = b"unavailable", 503, "text/plain"
+        elif path in self.site.files:
+            (body, content_type), status = self.site.files[path], 200
+        else:
+            body, status, content_type = b"not found", 404, "text/plain"
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
