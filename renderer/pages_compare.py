@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from lineage import align, compare
 from lineage.answers import compared_with
 from renderer import compare_data as compare_module
 from renderer.compare_data import FORMAT, INDEX, compare_data, versioned
@@ -23,13 +24,15 @@ RECORD = "compare-data.json"  # in the state folder: what the last build publish
 
 def data_key(db: Database, dates: list[str]) -> str:
     """What the published data depends on: the releases, each alignment (its captures and
-    the aligner's version), the layout and the code that writes it."""
+    the aligner's version), the layout, the code that writes it and the engine's code that
+    names the kinds."""
     alignments = db.execute(
         """SELECT release, previous_release, capture_id, previous_capture_id, version
            FROM lineage_alignments ORDER BY release"""
     ).fetchall()
     digest = hashlib.sha256(repr((FORMAT, dates, alignments)).encode())
-    digest.update(Path(compare_module.__file__).read_bytes())
+    for module in (compare_module, align, compare):
+        digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:20]
 
 

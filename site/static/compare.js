@@ -15,12 +15,13 @@
   var DMP = window.diff_match_patch;
   var KIND = {};
   V.kinds.forEach(function (k) { KIND[k.value] = k; });
-  var UNCHANGED = "unchanged", RENUMBERED = "renumbered", REFERENCE = "reference";
-  var FORMATTING = "formatting", REWORDED = "reworded", RENUMBERED_REWORDED = "renumbered+reworded";
-  var SPLIT = "split", MERGED = "merged", ADDED = "added", REMOVED = "removed";
-  [UNCHANGED, RENUMBERED, REFERENCE, FORMATTING, REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED,
-    ADDED, REMOVED].forEach(function (k) { if (!KIND[k]) throw new Error("unknown kind " + k); });
+  var UNCHANGED = "unchanged", SPLIT = "split", MERGED = "merged", ADDED = "added";
+  var REMOVED = "removed";
+  [UNCHANGED, SPLIT, MERGED, ADDED, REMOVED].forEach(function (k) {
+    if (!KIND[k]) throw new Error("unknown kind " + k);
+  });
   var DELETE = -1, EQUAL = 0, INSERT = 1;
+  var FORMAT = 2;  // renderer/compare_data.py FORMAT
   // The semantic clean-up scores boundaries by Python's str.isalnum and str.isspace.
   DMP.nonAlphaNumericRegex_ = new RegExp("[^" + V.alnum + "]", "u");
   DMP.whitespaceRegex_ = new RegExp("[" + V.space + "]", "u");
@@ -50,40 +51,32 @@
   }
   function tokens(text) { return text.match(WORD_TOKEN) || []; }
 
-  // ---- the change list (lineage/compare.py, lineage/align.py kind_of_change) ----
-  function members(rows) {
+  // ---- the change list (lineage/compare.py; every kind computed by the engine) ----
+  function members(rows, lineages) {
     var map = new Map();
     rows.forEach(function (row, position) {
-      var glossary = row[3] === 1;
+      var state = lineages[row[0]][0][row[1]];
+      var glossary = state[2] === 1;
       map.set(row[0], {
-        wording: row[1], label: row[2], glossary: glossary, position: position,
-        number: glossary ? null : row[2], key: row.length > 4 ? row[4] : row[2]
+        state: row[1], text: state[0], label: state[1], glossary: glossary, position: position,
+        number: glossary ? null : state[1]
       });
     });
     return map;
   }
-  function normalOf(index, w) { return w in index.normal ? index.normal[w] : w; }
-  function maskedOf(index, w) { return w in index.masked ? index.masked[w] : w; }
 
-  function kindOfChange(index, old, neu, numberMap) {
-    var renumbered = old.key !== neu.key;
-    if (normalOf(index, old.wording) === normalOf(index, neu.wording)) {
-      if (renumbered) return RENUMBERED;
-      return old.wording === neu.wording ? UNCHANGED : FORMATTING;
+  function kindOfChange(index, lineages, id, old, neu, numberMap) {
+    var entry = lineages[id], count = entry[0].length, at = old.state * count + neu.state;
+    var code = entry[1].charAt(at);
+    if (code === "?") {
+      var depends = entry[2][at];
+      var follows = depends[2].every(function (pair) {
+        return (numberMap.has(pair[0]) ? numberMap.get(pair[0]) : pair[1]) === pair[1];
+      });
+      code = follows ? depends[0] : depends[1];
     }
-    if (onlyReferencesFollow(index, old.wording, neu.wording, numberMap)) {
-      return renumbered ? RENUMBERED : REFERENCE;
-    }
-    return renumbered ? RENUMBERED_REWORDED : REWORDED;
-  }
-  function onlyReferencesFollow(index, a, b, numberMap) {
-    if (maskedOf(index, a) !== maskedOf(index, b)) return false;
-    var olds = index.refs[normalOf(index, a)], news = index.refs[normalOf(index, b)];
-    if (!olds || !news || olds.length !== news.length) throw new Error("compare data: refs");
-    return olds.every(function (x, i) {
-      var y = news[i];
-      return x === y || (numberMap.has(x) ? numberMap.get(x) : y) === y;
-    });
+    if (code === "." || !code) throw new Error("compare data: no kind for lineage " + id);
+    return index.kinds[code.charCodeAt(0) - 97];
   }
 
   function links(index, oldDate, newDate) {
@@ -112,14 +105,14 @@
       kind = link.kind;
     }
     return { kind: kind, old: olds, new: news, lineage: id, related: link.related,
-      oldWording: old ? old.wording : null, newWording: neu ? neu.wording : null };
+      oldWording: old ? old.text : null, newWording: neu ? neu.text : null };
   }
   function labels(ids, side) {
     return ids.filter(function (r) { return side.has(r); }).map(function (r) { return side.get(r).label; });
   }
 
-  function changeList(index, oldDate, newDate, oldRows, newRows, prefix) {
-    var before = members(oldRows), after = members(newRows);
+  function changeList(index, lineages, oldDate, newDate, oldRows, newRows, prefix) {
+    var before = members(oldRows, lineages), after = members(newRows, lineages);
     var numberMap = new Map();
     Array.from(before.keys()).sort(function (a, b) { return a - b; }).forEach(function (id) {
       if (after.has(id)) numberMap.set(before.get(id).number, after.get(id).number);
@@ -131,7 +124,7 @@
     order.forEach(function (id) {
       var change = changeOf(id, before, after, linked);
       if (change.kind === null) {
-        change.kind = kindOfChange(index, before.get(id), after.get(id), numberMap);
+        change.kind = kindOfChange(index, lineages, id, before.get(id), after.get(id), numberMap);
       }
       if (prefix && !change.old.concat(change.new).some(function (n) { return isUnder(n, prefix); })) return;
       summary[change.kind] = (summary[change.kind] || 0) + 1;
@@ -354,12 +347,14 @@
       return getJSON(form.dataset.index);
     }).then(function (data) {
       index = data;
+      if (index.format !== FORMAT) throw new Error("compare data of another version; reload");
       [oldDate, newDate].forEach(function (d) {
         if (!index.releases[d]) throw new Error("release " + d + " not found");
       });
-      return Promise.all([getJSON(index.releases[oldDate]), getJSON(index.releases[newDate])]);
-    }).then(function (rows) {
-      list = changeList(index, oldDate, newDate, rows[0], rows[1], prefix);
+      return Promise.all([getJSON(index.releases[oldDate]), getJSON(index.releases[newDate]),
+        getJSON(index.lineages)]);
+    }).then(function (loaded) {
+      list = changeList(index, loaded[2], oldDate, newDate, loaded[0], loaded[1], prefix);
       var wanted = [];
       list.changes.forEach(function (c) {
         if (c.oldWording !== null) wanted.push(c.oldWording);
