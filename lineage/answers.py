@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Set as AbstractSet
 from itertools import groupby
 from typing import Any
 
 from sqlite_utils import Database
 
-from lineage.compare import compare_members, load_members
+from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
 from vocabulary.kinds import ADDED, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
@@ -152,24 +151,6 @@ def _store_blame(db: Database, start: str) -> None:
            VALUES (?, ?, ?, ?, ?, ?)""",
         rows,
     )
-
-
-def compared_with(dates: list[str], derived: AbstractSet[str]) -> dict[str, str | None]:
-    """The release each release's changes are counted from: the official one before it.
-
-    The official chain passes over a derived copy, which is compared with its official
-    predecessor (lineage.derived), so no change list compares anything with the copy but that.
-
-    >>> compared_with(["2003-03-15", "2003-05-26", "2003-07-01"], {"2003-05-26"})
-    {'2003-03-15': None, '2003-05-26': '2003-03-15', '2003-07-01': '2003-03-15'}
-    """
-    base: dict[str, str | None] = {}
-    official: str | None = None
-    for day in dates:
-        base[day] = official
-        if day not in derived:
-            official = day
-    return base
 
 
 def _store_changes(db: Database, dates: list[str]) -> None:

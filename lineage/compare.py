@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -155,3 +156,21 @@ def _change(
         "old_text": old.text if old else "",
         "new_text": new.text if new else "",
     }
+
+
+def compared_with(dates: list[str], derived: AbstractSet[str]) -> dict[str, str | None]:
+    """The release each release's changes are counted from: the official one before it.
+
+    The official chain passes over a derived copy, which is compared with its official
+    predecessor (lineage.derived), so no change list compares anything with the copy but that.
+
+    >>> compared_with(["2003-03-15", "2003-05-26", "2003-07-01"], {"2003-05-26"})
+    {'2003-03-15': None, '2003-05-26': '2003-03-15', '2003-07-01': '2003-03-15'}
+    """
+    base: dict[str, str | None] = {}
+    official: str | None = None
+    for day in dates:
+        base[day] = official
+        if day not in derived:
+            official = day
+    return base

@@ -14,7 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from lineage import align, compare
-from lineage.answers import compared_with
+from lineage.compare import compared_with
 from renderer import compare_data as compare_module
 from renderer.compare_data import FORMAT, INDEX, compare_data, versioned
 from renderer.context import Site

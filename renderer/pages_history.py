@@ -14,7 +14,7 @@ from itertools import groupby
 from typing import Any
 
 from archive.witnesses import witnesses_for
-from lineage.answers import compared_with
+from lineage.compare import compared_with
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url

@@ -6,7 +6,7 @@ from typing import Any
 
 from archive.capture_diffs import release_captures
 from archive.gaps import stored_gaps
-from lineage.answers import compared_with
+from lineage.compare import compared_with
 from renderer.changes import UNCONFIRMED, Change, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
