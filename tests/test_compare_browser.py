@@ -58,9 +58,9 @@ def page(base_url: str) -> Iterator[Any]:
         assert errors == []
 
 
-def cli_diff(db: Database, *extra: str) -> dict[str, Any]:
+def cli_diff(db: Database, *extra: str, old: str = OLD, new: str = NEW) -> dict[str, Any]:
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
-    result = CliRunner().invoke(main, ["diff", OLD, NEW, "--json", "--db", path, *extra])
+    result = CliRunner().invoke(main, ["diff", old, new, "--json", "--db", path, *extra])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
 
@@ -105,6 +105,22 @@ def test_any_two_releases_compare_as_the_cli_does(
     assert by_old[("504.2", "708.3")] == by_old[("504.2", "708.4")] == "split"
     assert by_old[("504", "708")] == "renumbered"
     print(f"browser compare {OLD}..{NEW}: {seconds:.2f} s for {len(shown)} changes")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("2021-06-09", "2021-07-12"),  # neighbours: the 2021 renumbering, references that follow
+        ("2002-10-07", "2009-07-08"),  # across the 2009 renumbering and its splits
+    ],
+)
+def test_other_pairs_compare_as_the_cli_does(
+    page: Any, base_url: str, small_site: Path, small_store: Database, old: str, new: str
+) -> None:
+    compare(page, base_url, f"old={old}&new={new}")
+    expected = cli_diff(small_store, old=old, new=new)
+    assert page.evaluate(SUMMARY_JS) == expected["summary"]
+    assert page.evaluate(CHANGES_JS) == [as_shown(change) for change in expected["changes"]]
 
 
 def test_a_section_is_followed_not_matched_by_number(
