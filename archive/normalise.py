@@ -75,3 +75,84 @@ def normalise(text: str) -> str:
     lines = [_SPACE.sub(" ", line).strip() for line in text.split("\n")]
     text = "\n".join(line for line in lines if line)
     return _SPACE_BEFORE_PUNCTUATION.sub(r"\1", text)
+
+
+# What a capture may lose or mark up without a change of words: `_italic_` markup (2008-2014),
+# U+FFFD where a conversion lost a quote, an apostrophe or a dash, "?" standing for a lost
+# dash, URLs in <angle> or [square] brackets, runs of font-letter mana, line breaks. Mana
+# braces are words here: "{{3}}" -> "{3}" stays a change of wording.
+_MARKUP = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
+_URL_BRACKETS = re.compile(r"[<\[]((?:https?://|www\.)[^\s>\]]+)[>\]]")
+_FONT_MANA_RUN = re.compile(r"(?<![A-Za-z0-9])(?:oc?(?:[0-9]{1,2}|[WUBRGXYZST]))+(?![A-Za-z0-9])")
+_FONT_SYMBOL = re.compile(r"oc?([0-9]{1,2}|[WUBRGXYZST])")
+_LOST = re.compile(r"[\s'\"\-?\ufffd]+")
+
+
+def formatting_key(normalised: str) -> str:
+    """The normalised text less everything a formatting change can touch, for finding
+    candidates: two clauses with the same key differ at most in markup, lost characters,
+    quotes, dashes and spacing (`same_but_formatting` then decides whether that is all).
+
+    >>> formatting_key("The _Magic_ game") == formatting_key("The Magic game")
+    True
+    >>> formatting_key("can\ufffdt - ever") == formatting_key("can't ? ever")
+    True
+    >>> formatting_key("Pay o3oUoU.") == formatting_key("Pay {3}{U}{U}.")
+    True
+    >>> formatting_key("his or her") == formatting_key("their")
+    False
+    """
+    return _LOST.sub("", fold_markup(normalised))
+
+
+_QUOTES = re.compile(r"[\"]")
+_SPACES = re.compile(r"\s+")
+_LOST_MARK = re.compile(r"\ufffd|(?<=[\w\s])\?(?=\s*\w)")
+
+
+def same_but_formatting(old: str, new: str) -> bool:
+    """True when two normalised texts differ only in markup, quotation marks, line breaks, or
+    characters a conversion lost: U+FFFD for a quote, an apostrophe or a dash, "?" for a
+    dash. A hyphen is not a space ("face-down" -> "face down" is a change of spelling).
+
+    >>> same_but_formatting("The _Magic_ game", 'The "Magic" game')
+    True
+    >>> same_but_formatting("can\ufffdt stop\ufffdever", "can't stop-ever")
+    True
+    >>> same_but_formatting("Gathering?Tempest", "Gathering-Tempest")
+    True
+    >>> same_but_formatting("turned face-down.", "turned face down.")
+    False
+    >>> same_but_formatting("Is it legal?", "Is it legal.")
+    False
+    """
+    before, after = _plain(old), _plain(new)
+    if before == after:
+        return True
+    if formatting_key(old) != formatting_key(new):
+        return False
+    return _matches_lost(before, after) or _matches_lost(after, before)
+
+
+def _plain(normalised: str) -> str:
+    return _SPACES.sub(" ", _QUOTES.sub("", fold_markup(normalised))).strip()
+
+
+def _matches_lost(pattern_text: str, text: str) -> bool:
+    """Does `text` read as `pattern_text` with each lost character restored?"""
+    if not _LOST_MARK.search(pattern_text):
+        return False
+    pieces = _LOST_MARK.split(pattern_text)
+    pattern = "(?:['\\-]| ?- ?)?".join(re.escape(piece) for piece in pieces)
+    return re.fullmatch(pattern, text) is not None
+
+
+def fold_markup(normalised: str) -> str:
+    """The normalised text without markup: `_italics_`, URL brackets, font-letter mana runs
+    (what `formatting_key` folds besides characters and spaces).
+
+    >>> fold_markup("some _Future Sight_ cards; see <www.wizards.com>")
+    'some Future Sight cards; see www.wizards.com'
+    """
+    text = _FONT_MANA_RUN.sub(lambda m: _FONT_SYMBOL.sub(r"{\1}", m[0]), normalised)
+    return _URL_BRACKETS.sub(r"\1", _MARKUP.sub("", text))

@@ -20,9 +20,17 @@ from archive.errors import CaptureError
 
 CHAPTER = re.compile(r"^\s*(\d)\.\s+([A-Z][^.]{0,60})\s*$")
 SECTION = re.compile(r"^\s*(\d{3})\.\s+([A-Z][^\n]{0,80}?)\s*$")
+# A section left as a stub after its rules moved: "215. This section is now empty. See rule
+# 205.4c ..." (2006-02-01), "211. [This section has been intentionally left blank ...]"
+# (2007-10-01). Longer than any title, but a section all the same.
+SECTION_STUB = re.compile(r"^\s*(\d{3})\.\s+(\[?[A-Z][^\n]*?)\s*$")
 # "901.4.All plane ..." (2022-2025) and "305.3.The main ..." (1999) lack the space.
 RULE = re.compile(r"^\s*(\d{3})\.(\d+)(?:\.\s*|\s+)(\S.*?)\s*$")
-SUBRULE = re.compile(r"^\s*(\d{3})\.(\d+)([a-z]+)(?:\.\s*|\s+)(\S.*?)\s*$")
+# "702. 37a Storm is ..." (2009-07-08) has a stray space after the section's period.
+SUBRULE = re.compile(r"^\s*(\d{3})\. ?(\d+)([a-z]+)(?:\.\s*|\s+)(\S.*?)\s*$")
+# A subrule whose rule number was lost: "408.f Card text ..." after 408.2e (1999-11-01).
+# It continues the rule of the subrule before it when its letter is the next one.
+LOST_RULE_NUMBER = re.compile(r"^\s*(\d{3})\.([a-z])(?:\.\s*|\s+)(\S.*?)\s*$")
 EXAMPLE = re.compile(r"^\s*(?:Example|EXAMPLE|Examples|EXAMPLES)s?\s*:")
 BANNER = re.compile(r"^\s*([-=_*~])\1{2,}\s*$")
 FIRST_RULE = re.compile(r"^\s*100\.1\.?\s+\S")
@@ -197,7 +205,27 @@ def _classify(content: str) -> tuple[str, str | None, str] | None:
         return CHAPTER_KIND, match[1], match[2]
     if EXAMPLE.match(content):
         return EXAMPLE_KIND, None, content.strip()
+    if match := LOST_RULE_NUMBER.match(content):
+        return SUBRULE_KIND, f"{match[1]}.{match[2]}", match[3]
+    if match := SECTION_STUB.match(content):
+        return SECTION_KIND, match[1], match[2]
     return None
+
+
+def _repair_number(
+    classified: tuple[str, str | None, str], last_rule: str | None
+) -> tuple[str, str | None, str] | None:
+    """Give a subrule that lost its rule number ("408.f") the rule of the subrule before it
+    (408.2e -> 408.2f) when its letter is the next one; else it starts nothing."""
+    kind, number, words = classified
+    if kind != SUBRULE_KIND or number is None or number[3:4] != "." or number[4:5].isdigit():
+        return classified
+    section, letter = number[:3], number[4:]
+    if last_rule is None or not last_rule.startswith(section + ".") or last_rule[-1:] == "":
+        return None
+    if not last_rule[-1].isalpha() or ord(letter) != ord(last_rule[-1]) + 1:
+        return None
+    return kind, last_rule[:-1] + letter, words
 
 
 def _parse_body(
@@ -207,7 +235,8 @@ def _parse_body(
     pieces: list[str] = []
     previous_blank = True
     last_rule: str | None = None
-    for line, classified in zip(body, starts, strict=True):
+    for line, found in zip(body, starts, strict=True):
+        classified = _repair_number(found, last_rule) if found is not None else None
         begins = classified is not None and (
             not wrapped or previous_blank or classified[0] == EXAMPLE_KIND
         )
@@ -254,7 +283,10 @@ def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
     previous_blank = False
     for line in lines:
         at_margin = not line.blank and not line.content[:1].isspace()
-        if previous_blank and at_margin and line.index != lines[0].index:
+        starts_entry = previous_blank or (
+            not wrapped and bool(pieces) and _ends_sentence(pieces[-1]) and _is_term(line)
+        )
+        if starts_entry and at_margin and line.index != lines[0].index:
             if current.kind == GLOSSARY_KIND:
                 current.text = _join(pieces, wrapped)
             yield current
@@ -268,6 +300,27 @@ def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
     if current.kind == GLOSSARY_KIND:
         current.text = _join(pieces, wrapped)
     yield current
+
+
+# A glossary term: a few capitalised words ("Adventurer Card", "Active Player, Nonactive
+# Player Order"), small joining words allowed, no sentence punctuation at the end.
+GLOSSARY_TERM = re.compile(
+    r"^(?:[A-Z0-9][\w'’/+-]*|of|and|or|the|a|an|to|in|on|for|from|with|vs\.)"
+    r"(?:,? (?:[A-Z0-9(][\w'’/()+-]*|of|and|or|the|a|an|to|in|on|for|from|with|vs\.))*$"
+)
+MAX_TERM = 50  # characters: the longest term is under 45; a definition line is longer
+SENTENCE_END = (".", '."', ".”", ".)", ")", '"', "”")
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip().endswith(SENTENCE_END)
+
+
+def _is_term(line: _Line) -> bool:
+    """A line that names a glossary entry, found where the blank line before it is missing
+    ("Affinity" right after the "Adventurer Card" entry of 2021-07-12)."""
+    content = line.content.strip()
+    return len(content) <= MAX_TERM and bool(GLOSSARY_TERM.match(content))
 
 
 def _block(kind: str, lines: list[_Line]) -> Part:

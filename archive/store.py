@@ -428,7 +428,24 @@ def m009_capture_entry(db: Database) -> None:
 
 
 @migrations()
-def m010_derived_answers(db: Database) -> None:
+def m010_lineage_evidence(db: Database) -> None:
+    """The evidence of each lineage decision, so that a reader knows which links are certain.
+
+    `method`: how the alignment decided (equal, formatting, references, term, similar, moved,
+    gap, children, split-off, absorbed, unpaired); `score`: the evidence it had (word
+    similarity plus context, or the share of words that moved, or for an unpaired clause the
+    best similarity it had to a clause it was not paired with); `weak`: 1 when that is below
+    `lineage.align.WEAK`.
+    """
+    columns = {"method": "TEXT", "score": "REAL", "weak": "INTEGER NOT NULL DEFAULT 0"}
+    have = set(db["lineage_events"].columns_dict)
+    for name, declaration in columns.items():
+        if name not in have:
+            db.execute(f"ALTER TABLE lineage_events ADD COLUMN {name} {declaration}")
+
+
+@migrations()
+def m011_derived_answers(db: Database) -> None:
     """The answers computed once from the lineages (`lineage.answers`) and the executable
     examples' records (`facedown.store`): the CLI and the site read them, never compute them.
 

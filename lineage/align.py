@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from archive.normalise import normalise
+from archive.normalise import fold_markup, formatting_key, normalise, same_but_formatting
 from vocabulary.kinds import (
     ADDED,
+    EXAMPLE,
     FORMATTING,
     MERGED,
     REFERENCE,
@@ -44,17 +45,73 @@ GROUP = {"chapter": "chapter", "section": "section", "rule": "rule", "subrule": 
 GROUP["glossary"] = "glossary"
 
 
-# A rule number quoted in running text: "rule 504", "rule 502.26", "702.34a".
-REFERENCE_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
+# A rule number quoted in running text: "rule 504", "rule 502.26", "702.34a", or a range of
+# them: "601.2e-g", "702.1-702.5" (dashes are "-" once normalised).
+REFERENCE_NUMBER = re.compile(
+    r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?:-(?:\d{3}(?:\.\d+[a-z]?)?|[a-z])(?![\w]))?(?![\w])"
+)
 _WORD = re.compile(r"\w+")
 _TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
 
 STRICT, LOOSE, WITH_CONTEXT = 72.0, 60.0, 45.0  # word-similarity thresholds (0-100)
 MAX_GAP = 24  # longer gaps are not filled: their order says little
-MOVED = 85.0  # token-set similarity for a clause found far from where it was
+MOVED = 85.0  # token-set similarity for a clause found far from where it was, most words kept
+MOVED_LEFT = 70.0  # the same for clauses nothing else claims, its place no evidence against it
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
 CONTAINED = 0.7  # share of a clause's words found in another, for splits and merges
+# Share of a split piece's words found among the words its source lost (or of an absorbed
+# clause's words among those its new home gained): the words moved, not just look alike.
+MOVED_WORDS = 0.5
+MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
+CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
 NEAR = 4  # how many positions around a clause count as its neighbourhood
+HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a heading
+# Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
+# site marks it. Equal texts, formatting-equal texts and term matches are always certain.
+WEAK = 60.0
+FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s|$)", re.DOTALL)
+
+# How each pairing was decided, strongest first (stored with each event as its evidence).
+EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
+SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
+SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
+LEFTOVER = "leftover"
+CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
+
+# The 2009 (and 2018) vocabulary folded for similarity only: "in play" is "on the
+# battlefield", "removed from the game" is "exiled", a spell is "played" then "cast", an
+# ability "played" then "activated", "his or her" is "their". Phrases first, then words.
+_PHRASES = {
+    "battlefield": ("in play", "into play", "on the battlefield", "onto the battlefield"),
+    "enters battlefield": (
+        "comes into play",
+        "come into play",
+        "came into play",
+        "coming into play",
+        "enters the battlefield",
+        "enter the battlefield",
+        "entered the battlefield",
+        "entering the battlefield",
+    ),
+    "exile": ("removed from the game", "remove from the game", "removing from the game"),
+    "their": ("his or her",),
+    "they": ("he or she",),
+}
+_PHRASE_OF = {phrase: folded for folded, phrases in _PHRASES.items() for phrase in phrases}
+VOCABULARY_PHRASE = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, _PHRASE_OF), key=len, reverse=True)) + r")\b"
+)
+# "Remove target creature from the game": the words between stay.
+VOCABULARY_REMOVE = re.compile(r"\b(?:remove|removes|removing) ((?:\w+ ){1,4})from the game\b")
+# A spell is "played" then "cast", an ability "played" then "activated": one word for all.
+_WORDS = {
+    "cast": (
+        *("play", "plays", "played", "playing", "cast", "casts", "casting"),
+        *("activate", "activates", "activated", "activating"),
+    ),
+    "exile": ("exile", "exiles", "exiled", "exiling"),
+}
+VOCABULARY_WORD = {word: folded for folded, words in _WORDS.items() for word in words}
 
 
 @dataclass(slots=True)
@@ -67,6 +124,9 @@ class Clause:
     version_hash: str  # the same exactly when the text is (see `clause_versions`)
     normalised: str
     position: int
+    examples: str = ""  # the normalised text of the rule's examples, one a line
+    heading: bool = False  # set from the rest: see `is_heading`
+    pairing: str = ""  # which clauses this one may continue: see `is_heading`
 
     @property
     def label(self) -> str:
@@ -76,6 +136,24 @@ class Clause:
     @property
     def group(self) -> str:
         return GROUP[self.kind]
+
+    def __post_init__(self) -> None:
+        self.heading = is_heading(self.kind, self.normalised)
+        self.pairing = "heading" if self.heading else GROUP[self.kind]
+
+
+def is_heading(kind: str, normalised: str) -> bool:
+    """A chapter, a section, or a rule whose text is only a title ("212.2. Artifacts").
+
+    Headings of any level pair with headings (a rule heading may become a section, a section
+    a chapter), content with content.
+    """
+    if kind in ("chapter", "section"):
+        return True
+    if kind != "rule":
+        return False
+    text = normalised.rstrip()
+    return text.count(" ") < HEADING_WORDS and not text.endswith((".", ":", '"', ")"))
 
 
 @dataclass
@@ -88,40 +166,115 @@ class Alignment:
     removed: dict[int, str] = field(default_factory=dict)  # old -> removed | merged
     splits: dict[int, list[int]] = field(default_factory=dict)  # old -> new pieces
     merges: dict[int, list[int]] = field(default_factory=dict)  # new -> old absorbed
+    method: dict[int, str] = field(default_factory=dict)  # new -> how it was paired
+    score: dict[int, float] = field(default_factory=dict)  # new -> evidence that paired it
+    # the words that moved: split piece (new) or absorbed clause (old) -> share, 0-100
+    moved_words: dict[tuple[str, int], float] = field(default_factory=dict)
+    # the best word similarity each clause had to a clause it was not paired with
+    nearest_new: dict[int, float] = field(default_factory=dict)
+    nearest_old: dict[int, float] = field(default_factory=dict)
+    passed_over: dict[int, int] = field(default_factory=dict)  # new -> that nearest old
+    passed_over_old: dict[int, int] = field(default_factory=dict)  # old -> that nearest new
 
     def counts(self) -> dict[str, int]:
         counts = Counter(self.kinds.values())
         counts.update(self.removed.values())
         return dict(sorted(counts.items()))
 
+    def pair(self, n: int, o: int, similarity: float, method: str, score: float) -> None:
+        self.matches[n] = o
+        self.similarity[n] = round(similarity, 1)
+        self.method[n] = method
+        self.score[n] = round(score, 1)
+
+    def evidence_new(self, n: int) -> tuple[str, float | None, bool]:
+        """How new clause `n` was decided: method, score, and whether that is weak.
+
+        A pairing is weak below `WEAK` (unless the texts were equal); a split piece when
+        under `WEAK` of its words come from what its source lost; an added clause when some
+        old clause was at least `WEAK` similar to it (its predecessor may have been missed).
+        """
+        if ("piece", n) in self.moved_words:
+            share = self.moved_words[("piece", n)]
+            return SPLIT_OFF, share, share < WEAK
+        if n in self.matches:
+            method, score = self.method[n], self.score[n]
+            return method, score, method not in CERTAIN_METHODS and score < WEAK
+        nearest = self.nearest_new.get(n)
+        return UNPAIRED, nearest, nearest is not None and nearest >= WEAK
+
+    def evidence_old(self, o: int) -> tuple[str, float | None, bool]:
+        """How old clause `o`, which does not continue, was decided (see `evidence_new`)."""
+        if ("absorbed", o) in self.moved_words:
+            share = self.moved_words[("absorbed", o)]
+            return ABSORBED, share, share < WEAK
+        nearest = self.nearest_old.get(o)
+        return UNPAIRED, nearest, nearest is not None and nearest >= WEAK
+
 
 def mask_references(text: str) -> str:
-    """The text with every rule number replaced by `#`.
+    """The text with every rule number (or range of rules) replaced by `#`.
 
-    >>> mask_references('see rule 504.2 and rule 702.34a, "Morph."')
-    'see rule # and rule #, "Morph."'
+    >>> mask_references('see rule 504.2 and rules 702.34a-c, "Morph."')
+    'see rule # and rules #, "Morph."'
     """
     return REFERENCE_NUMBER.sub("#", text)
 
 
 def align(old: list[Clause], new: list[Clause]) -> Alignment:
-    """Classify every clause of `new` against `old` (both in document order)."""
+    """Classify every clause of `new` against `old` (both in document order).
+
+    Equal texts pair first (they are certain); everything else competes in one ranking of
+    candidate pairs by evidence, so that a strong match far away beats a weak one nearby.
+    """
     result = Alignment()
-    _pair_equal(old, new, result, lambda c: c.normalised)
-    _pair_equal(old, new, result, lambda c: mask_references(c.normalised))
+    _pair_equal(old, new, result, lambda c: c.normalised, EQUAL)
+    _pair_equal(old, new, result, lambda c: _formatting_key(c.normalised), SAME_FORMAT)
+    _pair_equal(old, new, result, lambda c: mask_references(c.normalised), SAME_WORDS)
     _pair_equal(
-        old, new, result, lambda c: (c.title or "").lower() if c.kind == "glossary" else None
+        old,
+        new,
+        result,
+        lambda c: (c.title or "").lower() if c.kind == "glossary" else None,
+        SAME_TERM,
     )
-    _pair_equal(old, new, result, _bare_term)
+    _pair_equal(old, new, result, _bare_term, SAME_TERM)
     codes = _WordCodes()
-    _pair_similar(old, new, result, codes, STRICT, context_threshold=LOOSE)
-    _pair_similar(old, new, result, codes, LOOSE, context_threshold=WITH_CONTEXT)
-    _pair_by_children(old, new, result)
-    _fill_gaps(old, new, result, codes)
-    _rescue_moved(old, new, result)
+    if len(result.matches) not in (len(old), len(new)):  # something left on both sides
+        _pair_the_rest(old, new, result, codes)
     _find_splits_and_merges(old, new, result)
     _classify(old, new, result)
     return result
+
+
+def _pair_the_rest(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
+    """Strong similarities first (they give the context: parents, neighbours), then every
+    kind of candidate at once, again while the context found in a round pairs more; then
+    what nothing claimed."""
+    _pair_best_first(old, new, result, codes)
+    _pair_by_children(old, new, result, codes)
+    pool = _Pool()
+    for _round in range(MAX_ROUNDS):
+        paired = len(result.matches)
+        _pair_best_first(old, new, result, codes, pool)
+        _pair_by_children(old, new, result, codes)
+        if len(result.matches) == paired:
+            break
+    _pair_leftovers(old, new, result, codes)
+
+
+_FORMATTING_KEYS: dict[str, str] = {}
+
+
+def _formatting_key(text: str) -> str:
+    found = _FORMATTING_KEYS.get(text)
+    if found is None:
+        if len(_FORMATTING_KEYS) > 200_000:
+            _FORMATTING_KEYS.clear()
+        found = _FORMATTING_KEYS[text] = formatting_key(text)
+    return found
 
 
 def _bare_term(clause: Clause) -> str | None:
@@ -132,31 +285,51 @@ def _bare_term(clause: Clause) -> str | None:
 
 
 def _pair_equal(
-    old: list[Clause], new: list[Clause], result: Alignment, key: Callable[[Clause], str | None]
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    key: Callable[[Clause], str | None],
+    method: str,
 ) -> None:
-    """Pair clauses whose keys are equal; among equals, the same number first, then order."""
+    """Pair clauses of the same kind whose keys are equal; among equals, the same number
+    first, then order. A heading whose title is not unique ("General") or that changed level
+    ("Zones", section 217, became chapter 4) is left to the evidence of context."""
     taken = set(result.matches.values())
     waiting: dict[tuple[str, str | None], list[int]] = defaultdict(list)
-    for index, clause in enumerate(old):
-        if index not in taken:
-            waiting[(GROUP[clause.kind], key(clause))].append(index)
+    for index in (i for i in range(len(old)) if i not in taken) if taken else range(len(old)):
+        clause = old[index]
+        waiting[(clause.pairing, key(clause))].append(index)
     buckets: dict[tuple[str, str | None], list[int]] = defaultdict(list)
-    for index, clause in enumerate(new):
-        if index not in result.matches:
-            bucket = (GROUP[clause.kind], key(clause))
-            if bucket in waiting:
-                buckets[bucket].append(index)
-    for bucket, new_indices in buckets.items():
-        if bucket[1] is None:
+    paired = result.matches
+    for index in (i for i in range(len(new)) if i not in paired) if paired else range(len(new)):
+        clause = new[index]
+        bucket = (clause.pairing, key(clause))
+        if bucket in waiting:
+            buckets[bucket].append(index)
+    matches, similarity, methods, scores = (
+        result.matches,
+        result.similarity,
+        result.method,
+        result.score,
+    )
+    for (group, value), new_indices in buckets.items():
+        if value is None:
             continue
-        for n, o in _pair_in_order(old, new, waiting[bucket], new_indices):
-            result.matches[n] = o
-            result.similarity[n] = 100.0
+        olds = waiting[(group, value)]
+        if group == "heading":
+            if len(olds) > 1 or len(new_indices) > 1:
+                continue  # "General" heads many sections and rules: context decides which
+            if old[olds[0]].kind != new[new_indices[0]].kind:
+                continue  # a heading that changed level: its children and title decide
+        for n, o in _pair_in_order(old, new, olds, new_indices):
+            matches[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
 
 
 def _pair_in_order(
     old: list[Clause], new: list[Clause], olds: list[int], news: list[int]
 ) -> Iterable[tuple[int, int]]:
+    if not olds:
+        return
     if len(olds) == 1 and len(news) == 1:
         yield news[0], olds[0]
         return
@@ -174,12 +347,38 @@ def _pair_in_order(
     yield from zip(rest_new, [o for o in olds if o not in used], strict=False)
 
 
+def fold_vocabulary(text: str) -> str:
+    """Lower-case text in one vocabulary, phrase by phrase (words are folded as they are
+    coded).
+
+    >>> fold_vocabulary("it comes into play and is removed from the game")
+    'it enters battlefield and is exile'
+    >>> fold_vocabulary("remove target creature from the game")
+    'exile target creature '
+    """
+    if "from the game" in text:
+        text = VOCABULARY_REMOVE.sub(r"exile \1", text)
+    return VOCABULARY_PHRASE.sub(lambda match: _PHRASE_OF[match[0]], text)
+
+
 class _WordCodes:
-    """Each distinct word becomes one character, so similarity counts words, not letters."""
+    """Each distinct word becomes one character, so similarity counts words, not letters.
+
+    The text is first folded to one vocabulary (`VOCABULARY`): a clause that only says
+    "battlefield" where it said "in play" keeps most of its similarity.
+    """
 
     def __init__(self) -> None:
         self.codes: dict[str, str] = {}
         self.done: dict[str, str] = {}
+        self.spaced_done: dict[str, str] = {}
+
+    def spaced(self, text: str) -> str:
+        """The codes separated by spaces, for scorers that compare sets of words."""
+        found = self.spaced_done.get(text)
+        if found is None:
+            found = self.spaced_done[text] = " ".join(self.encode(text))
+        return found
 
     def encode(self, text: str) -> str:
         found = self.done.get(text)
@@ -188,8 +387,10 @@ class _WordCodes:
         return found
 
     def _encode(self, text: str) -> str:
+        folded = fold_vocabulary(text.lower())
         out = []
-        for word in _WORD.findall(text.lower()):
+        for word in _WORD.findall(folded):
+            word = VOCABULARY_WORD.get(word, word)
             code = self.codes.get(word)
             if code is None:
                 code = chr(0x10000 + len(self.codes))
@@ -198,51 +399,261 @@ class _WordCodes:
         return "".join(out)
 
 
-def _pair_similar(
+@dataclass
+class _Pool:
+    """Candidate pairs found by their words, kept across rounds: a round changes the context
+    (and so the ranking), not the words."""
+
+    similar: list[tuple[int, int, float]] | None = None
+    moved: list[tuple[int, int, float]] | None = None
+
+
+def _pair_best_first(
     old: list[Clause],
     new: list[Clause],
     result: Alignment,
     codes: _WordCodes,
-    threshold: float,
-    context_threshold: float,
+    pool: _Pool | None = None,
 ) -> None:
-    """Greedy best-first pairing of the clauses left, by word similarity plus context."""
+    """Every candidate pair of the clauses left, ranked by its evidence, taken best first.
+
+    Candidates come from word similarity (helped by context), from clauses found far from
+    where they were (nearly all words of one in the other), and from gaps between paired
+    clauses (the same place under the same parent, where a weak similarity is enough); all
+    compete in one ranking, so a weak positional pair never beats a strong distant one.
+    Without a `pool`, only strong similarities are taken (the first round).
+    """
     taken = set(result.matches.values())
-    candidates: list[tuple[float, float, int, int]] = []
+    context = _Context(old, new, result)
+    if pool is None:
+        raw = _similar_pairs(old, new, result, taken, codes, both_ways=False)
+        candidates = [
+            candidate
+            for candidate in _similar_candidates(old, new, raw, result, taken, context)
+            if candidate[0] >= STRICT
+        ]
+    else:
+        if pool.similar is None:
+            pool.similar = _similar_pairs(old, new, result, taken, codes)
+        candidates = list(_similar_candidates(old, new, pool.similar, result, taken, context))
+        if pool.moved is None:
+            strong = [(n, o) for total, _score, n, o, _method in candidates if total >= MOVED]
+            settled = {o for _n, o in strong} | taken, {n for n, _o in strong}
+            pool.moved = _moved_pairs(old, new, result, settled, codes)
+        candidates.extend(_moved_candidates(pool.moved, result, taken, context))
+        candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
+    candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
+    for total, score, n, o, method in candidates:
+        if n not in result.matches and o not in taken:
+            result.pair(n, o, score, method, total)
+            taken.add(o)
+        else:
+            if score > result.nearest_new.get(n, 0.0):
+                result.nearest_new[n] = score
+                result.passed_over[n] = o
+            if score > result.nearest_old.get(o, 0.0):
+                result.nearest_old[o] = score
+                result.passed_over_old[o] = n
+
+
+def _similar_candidates(
+    old: list[Clause],
+    new: list[Clause],
+    raw: list[tuple[int, int, float]],
+    result: Alignment,
+    taken: set[int],
+    context: _Context,
+) -> Iterable[tuple[float, float, int, int, str]]:
+    """The similar pairs among the clauses left, each with its context."""
+    for n, o, score in raw:
+        if n in result.matches or o in taken:
+            continue
+        bonus = context.bonus(o, n)
+        if old[o].heading and old[o].kind != new[n].kind and (score < STRICT or bonus <= 0):
+            continue  # a heading changes level when its title and its place say so
+        total = score + bonus
+        if total >= LOOSE:
+            yield total, score, n, o, SIMILAR
+
+
+def _similar_pairs(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    taken: set[int],
+    codes: _WordCodes,
+    both_ways: bool = True,
+) -> list[tuple[int, int, float]]:
+    """(new, old, word similarity): the old clauses most similar to each new one (and,
+    `both_ways`, the new clauses most similar to each old one: a clause among many alike is
+    then still found)."""
     olds_of, news_of = defaultdict(list), defaultdict(list)
     for o in (i for i in range(len(old)) if i not in taken):
-        olds_of[old[o].group].append(o)
+        olds_of[old[o].pairing].append(o)
     for n in (i for i in range(len(new)) if i not in result.matches):
-        news_of[new[n].group].append(n)
-    context = _Context(old, new, result)
+        news_of[new[n].pairing].append(n)
+    found: dict[tuple[int, int], float] = {}
     for group, news in news_of.items():
         olds = olds_of.get(group)
         if not olds:
             continue
-        choices = [codes.encode(old[i].normalised) for i in olds]
-        for n in news:
-            query = codes.encode(new[n].normalised)
-            found = process.extract(
-                query, choices, scorer=fuzz.ratio, limit=6, score_cutoff=context_threshold
-            )
-            for _choice, score, position in found:
-                o = olds[position]
-                bonus = context.bonus(o, n)
-                if score + bonus >= threshold:
-                    candidates.append((score + bonus, score, n, o))
-    candidates.sort(key=lambda item: (-item[0], item[2], item[3]))
-    for _total, score, n, o in candidates:
+        pairs = _most_similar(codes, [old[i] for i in olds], [new[i] for i in news], group)
+        if both_ways:
+            back = _most_similar(codes, [new[i] for i in news], [old[i] for i in olds], group)
+            pairs.extend((q, c, score) for c, q, score in back)
+        for query, choice, score in pairs:
+            found[(news[query], olds[choice])] = score
+    return [(n, o, score) for (n, o), score in found.items()]
+
+
+def _most_similar(
+    codes: _WordCodes, choices: list[Clause], queries: list[Clause], group: str
+) -> list[tuple[int, int, float]]:
+    """(query, choice, word similarity) for the choices most similar to each query."""
+    encoded = [codes.encode(clause.normalised) for clause in choices]
+    # headings are few and their titles repeat ("General"): every one is a candidate
+    limit = len(choices) if group == "heading" else CANDIDATES
+    found = []
+    for q, clause in enumerate(queries):
+        for _choice, score, c in process.extract(
+            codes.encode(clause.normalised),
+            encoded,
+            scorer=fuzz.ratio,
+            limit=limit,
+            score_cutoff=WITH_CONTEXT,
+        ):
+            found.append((q, c, score))
+    return found
+
+
+def _moved_pairs(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    exclude: tuple[set[int], set[int]],
+    codes: _WordCodes,
+) -> list[tuple[int, int, float]]:
+    """(new, old, evidence) for clauses that moved far and changed a little ("you" in a
+    card's text isn't a target -> in an object's text): nearly all words of the shorter one
+    are in the longer one. Containment alone flatters a short clause inside a long one, so
+    the plain similarity counts for half of the evidence.
+
+    Clauses `settled` by a similar candidate at least as strong are not searched: a moved
+    candidate could hardly beat it.
+    """
+    taken, settled = exclude
+    olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
+    if not olds:
+        return []
+    choices = [codes.spaced(old[o].normalised) for o in olds]
+    news = [n for n in range(len(new)) if n not in result.matches and n not in settled]
+    found = []
+    for n in (n for n in news if _long_enough(new[n])):
+        for _choice, score, position in process.extract(
+            codes.spaced(new[n].normalised),
+            choices,
+            scorer=fuzz.token_set_ratio,
+            limit=3,
+            score_cutoff=MOVED,
+        ):
+            o = olds[position]
+            if old[o].pairing == new[n].pairing:
+                found.append((n, o, (score + _similarity(old[o], new[n], codes)) / 2))
+    return found
+
+
+def _moved_candidates(
+    raw: list[tuple[int, int, float]], result: Alignment, taken: set[int], context: _Context
+) -> Iterable[tuple[float, float, int, int, str]]:
+    for n, o, evidence in raw:
+        if n in result.matches or o in taken:
+            continue
+        total = evidence + context.bonus(o, n)
+        if total >= LOOSE:
+            yield total, evidence, n, o, MOVED_FAR
+
+
+def _pair_leftovers(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
+    """Clauses nothing claimed, rewritten as they moved (2009: "Each object has a controller"
+    became part of 108-110): most words of one are in the other, and where the clause sits
+    is no evidence against it, since a reorganisation moves everything."""
+    taken = set(result.matches.values())
+    olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
+    news = [n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])]
+    if not olds or not news:
+        return
+    context = _Context(old, new, result)
+    choices = [codes.spaced(old[o].normalised) for o in olds]
+    candidates = []
+    for n in news:
+        for _choice, score, position in process.extract(
+            codes.spaced(new[n].normalised),
+            choices,
+            scorer=fuzz.token_set_ratio,
+            limit=3,
+            score_cutoff=MOVED_LEFT,
+        ):
+            o = olds[position]
+            if old[o].pairing != new[n].pairing:
+                continue
+            evidence = (score + _similarity(old[o], new[n], codes)) / 2
+            total = evidence + max(0.0, context.bonus(o, n))
+            if total >= LOOSE:
+                candidates.append((total, evidence, n, o))
+    candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
+    for total, evidence, n, o in candidates:
         if n not in result.matches and o not in taken:
-            result.matches[n] = o
-            result.similarity[n] = round(score, 1)
+            result.pair(n, o, evidence, LEFTOVER, total)
             taken.add(o)
 
 
-def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    """A section or rule renamed beyond recognition ("Planar Magic" -> "Planechase") is
-    still the parent of the same children: pair it with where most of them went."""
+def _gap_candidates(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    taken: set[int],
+    codes: _WordCodes,
+    context: _Context,
+) -> Iterable[tuple[float, float, int, int, str]]:
+    """After a paired clause, what follows on both sides, in order, as a line diff would.
+
+    A clause rewritten so much that few words survive (504.3 of 2002-10-07) still sits in the
+    same place, after the same clause and under the same parent: a weak similarity is then
+    enough, as long as nothing stronger claims either side.
+    """
+    anchor: int | None = None  # the old clause paired with the last paired new clause
+    anchor_new = 0
+    for n in range(len(new)):
+        if n in result.matches:
+            anchor, anchor_new = result.matches[n], n
+            continue
+        if anchor is None:
+            continue
+        for o in range(anchor + 1, min(anchor + 1 + MAX_GAP, len(old))):
+            if o in taken:
+                break
+            if _fits(old[o], new[n], context.number_map):
+                score = _similarity(old[o], new[n], codes)
+                if score >= IN_GAP:
+                    off_diagonal = abs((o - anchor) - (n - anchor_new))
+                    yield score + context.bonus(o, n) - off_diagonal, score, n, o, IN_PLACE
+                    break
+
+
+def _pair_by_children(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
+    """A heading renamed beyond recognition ("Planar Magic" -> "Planechase") is still the
+    parent of the same children: pair it with the heading where most of them went. A heading
+    that went one level up (section 217 "Zones" -> chapter 4) is found through the parents
+    of those headings, when its title agrees. A heading is never paired so with content."""
     taken = set(result.matches.values())
+    if all(o in taken or not clause.heading for o, clause in enumerate(old)):
+        return  # no heading left to pair
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    parent_of = {clause.number: clause.parent for clause in new}
     went: dict[str, Counter[str | None]] = defaultdict(Counter)
     for n, o in result.matches.items():
         parent = old[o].parent
@@ -250,77 +661,34 @@ def _pair_by_children(old: list[Clause], new: list[Clause], result: Alignment) -
             went[parent][new[n].parent] += 1
     for o, clause in enumerate(old):
         children = went.get(clause.number or "")
-        if o in taken or not children or clause.kind not in ("section", "rule"):
+        if o in taken or not children or not clause.heading:
             continue
-        (target, count), total = children.most_common(1)[0], children.total()
-        parent_at = index_of.get(target) if target else None
-        if parent_at is None or parent_at in result.matches:
-            continue
-        if new[parent_at].group == clause.group and count >= 2 and count * 2 > total:
-            result.matches[parent_at] = o
-            result.similarity[parent_at] = 0.0
-            taken.add(o)
-
-
-def _fill_gaps(old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes) -> None:
-    """After a paired clause, pair what follows on both sides, in order, as a line diff would.
-
-    A clause rewritten so much that few words survive (504.3 of 2002-10-07) still sits in the
-    same place, after the same clause and under the same parent: a weak similarity is then
-    enough.
-    """
-    number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
-    taken = set(result.matches.values())
-    anchor: int | None = None  # the old clause paired with the last paired new clause
-    for n in range(len(new)):
-        if n in result.matches:
-            anchor = result.matches[n]
-            continue
-        if anchor is None:
-            continue
-        for o in range(anchor + 1, min(anchor + 1 + MAX_GAP, len(old))):
-            if o in taken:
+        under: Counter[str | None] = Counter()  # children under each new heading, any depth
+        for target, count in children.items():
+            while target is not None:
+                under[target] += count
+                target = parent_of.get(target)
+        total = children.total()
+        for target, count in sorted(under.items(), key=lambda item: -item[1]):
+            at = index_of.get(target) if target else None
+            if count < 2 or count * 2 <= total:
                 break
-            if _fits(old[o], new[n], number_map, codes):
-                result.matches[n] = o
-                result.similarity[n] = round(_similarity(old[o], new[n], codes), 1)
-                taken.add(o)
-                anchor = o
-                break
-
-
-def _rescue_moved(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    """A clause that moved far and changed a little ("you" in a card's text isn't a target
-    -> in an object's text): nearly all words of the shorter one are in the longer one."""
-    taken = set(result.matches.values())
-    olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
-    if not olds:
-        return
-    choices = [old[o].normalised for o in olds]
-    found = []
-    for n in (n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])):
-        for _choice, score, position in process.extract(
-            new[n].normalised, choices, scorer=fuzz.token_set_ratio, limit=3, score_cutoff=MOVED
-        ):
-            if old[olds[position]].group == new[n].group:
-                found.append((score, n, olds[position]))
-    for score, n, o in sorted(found, key=lambda item: (-item[0], item[1], item[2])):
-        if n not in result.matches and o not in taken:
-            result.matches[n] = o
-            result.similarity[n] = round(score, 1)
+            if at is None or at in result.matches or not new[at].heading:
+                continue
+            title = _similarity(clause, new[at], codes)
+            if children[target] * 2 <= total and title < STRICT:
+                continue  # a level up or down: the title must say so too
+            result.pair(at, o, title, BY_CHILDREN, 100.0 * count / total)
             taken.add(o)
+            break
 
 
 def _long_enough(clause: Clause) -> bool:
     return clause.group == "rule" and clause.normalised.count(" ") >= 5
 
 
-def _fits(
-    old: Clause, new: Clause, number_map: dict[str | None, str | None], codes: _WordCodes
-) -> bool:
-    if old.group != new.group or number_map.get(old.parent) != new.parent:
-        return False
-    return _similarity(old, new, codes) >= IN_GAP
+def _fits(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> bool:
+    return old.pairing == new.pairing and number_map.get(old.parent) == new.parent
 
 
 def _similarity(old: Clause, new: Clause, codes: _WordCodes) -> float:
@@ -334,14 +702,20 @@ class _Context:
         self.old, self.new, self.matches = old, new, result.matches
         self.number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
         self.source_of = {new[n].number: old[o].number for n, o in result.matches.items()}
+        self.parent_of = {clause.number: clause.parent for clause in new}
 
     def bonus(self, o: int, n: int) -> float:
         old, new = self.old[o], self.new[n]
         bonus = 0.0
         # the old parent went where the new clause's parent is, or somewhere else; or the
-        # new parent came from somewhere else
+        # new parent came from somewhere else. A clause that moved one level deeper or
+        # higher (under a heading that became a section) is not penalised.
         if old.parent and old.parent in self.number_map:
-            bonus += 12 if self.number_map[old.parent] == new.parent else -15
+            went = self.number_map[old.parent]
+            if went == new.parent:
+                bonus += 12
+            elif not self._one_level(went, new.parent):
+                bonus -= 15
         elif new.parent and new.parent in self.source_of:
             bonus -= 15
         if self.matches.get(n - 1) == o - 1 or self.matches.get(n + 1) == o + 1:
@@ -349,6 +723,12 @@ class _Context:
         if old.label == new.label:
             bonus += 3
         return bonus
+
+    def _one_level(self, went: str | None, parent: str | None) -> bool:
+        """True when `parent` is just under `went`, or just above it."""
+        if went is None or parent is None:
+            return False
+        return self.parent_of.get(parent) == went or self.parent_of.get(went) == parent
 
 
 def _words(text: str) -> Counter[str]:
@@ -373,30 +753,165 @@ class _LazyWords(dict[int, Counter[str]]):
         return words
 
 
+def _first_sentence(text: str) -> Counter[str]:
+    found = FIRST_SENTENCE.match(text)
+    return _words(found[0] if found else text)
+
+
 def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    """Unpaired new clauses drawn from a nearby old one; unpaired old ones absorbed nearby."""
+    """Unpaired new clauses drawn from an old one; unpaired old ones absorbed by a new one.
+
+    A piece must be made of words its source lost (a template clause that looks like a
+    neighbour, "If a permanent has multiple instances of X ...", is no piece of it), and an
+    absorbed clause of words its new home gained. Sources are looked for near the piece
+    (and the rules those neighbours belong to) and, by the words that moved, anywhere. The
+    identity of a split stays with the piece that carries the old clause's first sentence.
+    """
     old_of = result.matches
     new_of = {o: n for n, o in old_of.items()}
     words_old = _LazyWords(old)
     words_new = _LazyWords(new)
+    lost = _Difference(old, new, new_of, words_old, words_new)  # old -> words it lost
+    gained = _Difference(new, old, old_of, words_new, words_old)  # new -> words it gained
+    old_at = {clause.number: o for o, clause in enumerate(old) if clause.number}
+    new_at = {clause.number: n for n, clause in enumerate(new) if clause.number}
     for n in [i for i in range(len(new)) if i not in old_of]:
-        if new[n].group != "rule" or sum(words_new[n].values()) < 4:
+        if new[n].group != "rule" or new[n].heading or sum(words_new[n].values()) < 4:
             continue
-        around = {old_of[m] for m in range(n - NEAR, n + NEAR + 1) if m in old_of}
-        best = max(around, key=lambda o: _contained(words_new[n], words_old[o]), default=None)
-        if best is None or _contained(words_new[n], words_old[best]) < CONTAINED:
-            continue
-        if _contained(words_new[n], words_new[new_of[best]]) < 0.5:
+        around = {o for o in _around(n, old_of, old, old_at) if o in lost}
+        best = max(around, key=lambda o: _contained(words_new[n], lost[o]), default=None)
+        share = 0.0
+        if best is not None and _contained(words_new[n], words_old[best]) >= CONTAINED:
+            share = _contained(words_new[n], lost[best])
+        if best is not None and share >= MOVED_WORDS:
             result.splits.setdefault(best, []).append(n)
+            result.moved_words[("piece", n)] = round(100 * share, 1)
+            continue
+        # a clause that lost its best match to another new clause, from a rewritten old one:
+        # the old statement went into both (409.1a: casting 601.2a, activating 602.2a)
+        source = result.passed_over.get(n)
+        if (
+            source is not None
+            and source in lost
+            and lost[source].total()
+            and result.nearest_new[n] >= STRICT
+            and _contained(words_new[n], words_old[source]) >= CONTAINED
+        ):
+            result.splits.setdefault(source, []).append(n)
+            result.moved_words[("piece", n)] = round(result.nearest_new[n], 1)
     for o in [i for i in range(len(old)) if i not in new_of]:
-        if old[o].group != "rule" or sum(words_old[o].values()) < 4:
+        if old[o].group != "rule" or old[o].heading or not words_old[o]:
             continue
-        around = {new_of[p] for p in range(o - NEAR, o + NEAR + 1) if p in new_of}
-        best = max(around, key=lambda n: _contained(words_old[o], words_new[n]), default=None)
-        if best is None or _contained(words_old[o], words_new[best]) < CONTAINED:
-            continue
-        if _contained(words_old[o], words_old[old_of[best]]) < 0.5:
+        around = {m for m in _around(o, new_of, new, new_at) if m in gained}
+        best = max(around, key=lambda n: _contained(words_old[o], gained[n]), default=None)
+        share = 0.0
+        if best is not None and _contained(words_old[o], words_new[best]) >= CONTAINED:
+            share = _contained(words_old[o], gained[best])
+        if best is not None and share >= MOVED_WORDS:
             result.merges.setdefault(best, []).append(o)
+            result.moved_words[("absorbed", o)] = round(100 * share, 1)
+            continue
+        # a clause that lost its best match to another old clause, into a rewritten new one
+        target = result.passed_over_old.get(o)
+        if (
+            target is not None
+            and target in gained
+            and gained[target].total()
+            and result.nearest_old[o] >= STRICT
+            and _contained(words_old[o], words_new[target]) >= CONTAINED
+        ):
+            result.merges.setdefault(target, []).append(o)
+            result.moved_words[("absorbed", o)] = round(result.nearest_old[o], 1)
+    for pieces in result.splits.values():
+        pieces.sort()
+    for olds in result.merges.values():
+        olds.sort()
+    for o, pieces in result.splits.items():
+        _keep_identity_on_first_sentence(old, new, result, o, pieces, words_new)
+    for n, olds in result.merges.items():
+        _keep_merge_identity_on_first_sentence(old, new, result, n, olds, words_old)
+
+
+def _around(
+    index: int, paired: dict[int, int], other: list[Clause], other_at: dict[str, int]
+) -> set[int]:
+    """The clauses of the other release that the neighbours of `index` are paired with, and
+    the rules those belong to (a rule's subrules can push its new piece far from it)."""
+    found = {paired[m] for m in range(index - NEAR, index + NEAR + 1) if m in paired}
+    parents = {other_at.get(other[i].parent or "") for i in found if other[i].kind == "subrule"}
+    return found | {i for i in parents if i is not None}
+
+
+class _Difference(dict[int, Counter[str]]):
+    """The words each paired rule of one release has that its partner lacks, counted when
+    first asked for (only clauses near an unpaired one are)."""
+
+    def __init__(
+        self,
+        these: list[Clause],
+        those: list[Clause],
+        partner: dict[int, int],
+        these_words: _LazyWords,
+        those_words: _LazyWords,
+    ) -> None:
+        super().__init__()
+        self.these, self.those, self.partner = these, those, partner
+        self.these_words, self.those_words = these_words, those_words
+
+    def __contains__(self, index: object) -> bool:
+        return (
+            isinstance(index, int) and index in self.partner and (self.these[index].group == "rule")
+        )
+
+    def __missing__(self, index: int) -> Counter[str]:
+        other = self.partner[index]
+        difference: Counter[str] = Counter()
+        if self.these[index].normalised != self.those[other].normalised:
+            difference = self.these_words[index] - self.those_words[other]
+        self[index] = difference
+        return difference
+
+
+def _keep_merge_identity_on_first_sentence(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    n: int,
+    olds: list[int],
+    words_old: _LazyWords,
+) -> None:
+    """Move a merge's identity to the absorbed clause whose words open the new clause, if
+    one does better than the clause paired so far."""
+    kept = result.matches[n]
+    first = _first_sentence(new[n].normalised)
+    best = max(olds, key=lambda o: _contained(first, words_old[o]))
+    if _contained(first, words_old[best]) > _contained(first, words_old[kept]) + 0.2:
+        result.matches[n] = best
+        olds[olds.index(best)] = kept
+        olds.sort()
+        result.moved_words[("absorbed", kept)] = result.moved_words.pop(("absorbed", best))
+
+
+def _keep_identity_on_first_sentence(
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    o: int,
+    pieces: list[int],
+    words_new: _LazyWords,
+) -> None:
+    """Move a split's identity to the piece that carries the old statement, if another does
+    better than the clause paired so far."""
+    kept = next(n for n, source in result.matches.items() if source == o)
+    first = _first_sentence(old[o].normalised)
+    best = max(pieces, key=lambda p: _contained(first, words_new[p]))
+    if _contained(first, words_new[best]) > _contained(first, words_new[kept]) + 0.2:
+        del result.matches[kept]
+        similarity, method = result.similarity.pop(kept), result.method.pop(kept)
+        result.pair(best, o, similarity, method, result.score.pop(kept))
+        pieces[pieces.index(best)] = kept
+        pieces.sort()
+        result.moved_words[("piece", kept)] = result.moved_words.pop(("piece", best))
 
 
 def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
@@ -412,7 +927,11 @@ def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
             result.kinds[n] = SPLIT
         elif n in result.merges:
             result.kinds[n] = MERGED
-        elif old[o].version_hash == clause.version_hash and old[o].label == clause.label:
+        elif (
+            old[o].version_hash == clause.version_hash
+            and old[o].label == clause.label
+            and old[o].examples == clause.examples
+        ):
             result.kinds[n] = UNCHANGED  # most clauses: decided without looking further
         else:
             result.kinds[n] = kind_of_change(old[o], clause, number_map)
@@ -424,27 +943,80 @@ def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
 
 
 def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> str:
-    """The kind of change from one clause to the clause that continues it."""
+    """The kind of change from one clause to the clause that continues it.
+
+    Examples are part of a rule's wording: when only they changed (one added, removed or
+    reworded), the change is `example`; a change of the rule's own words says more and wins,
+    and so does a renumbering or a reference that followed one.
+    """
+    kind = _kind_of_text_change(old, new, number_map)
+    if kind in (UNCHANGED, FORMATTING) and old.examples != new.examples:
+        if same_but_formatting(old.examples, new.examples):
+            return FORMATTING
+        return EXAMPLE
+    return kind
+
+
+def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> str:
     renumbered = _label_key(old) != _label_key(new)
     if old.normalised == new.normalised:
         if renumbered:
             return RENUMBERED
         return UNCHANGED if old.version_hash == new.version_hash else FORMATTING
-    if _only_references_follow(old.normalised, new.normalised, number_map):
-        return RENUMBERED if renumbered else REFERENCE
+    if _formatting_key(old.normalised) == _formatting_key(new.normalised) and (
+        same_but_formatting(old.normalised, new.normalised)
+    ):
+        return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
+    before, after = fold_markup(old.normalised), fold_markup(new.normalised)
+    if _only_references_follow(before, after, number_map):
+        if renumbered:
+            return RENUMBERED
+        # "409.1a-409.1h" -> "409.1a-h": the same rules, written another way
+        return FORMATTING if _same_rules_named(before, after) else REFERENCE
     return RENUMBERED_REWORDED if renumbered else REWORDED
 
 
+def _same_rules_named(old_text: str, new_text: str) -> bool:
+    pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
+    return all(_range_ends(a) == _range_ends(b) for a, b in pairs)
+
+
 def _label_key(clause: Clause) -> str:
-    """A glossary term compares in its normalised form: 'Isn’t' is "Isn't"."""
-    return normalise(clause.label) if clause.kind == "glossary" else clause.label
+    """A glossary term compares in its normalised form, markup folded: 'Isn’t' is "Isn't",
+    "Planar _Magic_" is "Planar Magic"."""
+    if clause.kind != "glossary":
+        return clause.label
+    return _formatting_key(normalise(clause.label))
 
 
 def _only_references_follow(
     old_text: str, new_text: str, number_map: dict[str | None, str | None]
 ) -> bool:
-    """True when the texts differ only in rule numbers, each changed as its rule moved."""
+    """True when the texts differ only in rule numbers, each changed as its rule moved (the
+    two ends of a range each as theirs: "601.2e-g" -> "601.2f-h")."""
     if mask_references(old_text) != mask_references(new_text):
         return False
     pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
-    return all(a == b or number_map.get(a, b) == b for a, b in pairs)
+    for a, b in pairs:
+        if a == b:
+            continue
+        ends = zip(_range_ends(a), _range_ends(b), strict=False)
+        if len(_range_ends(a)) != len(_range_ends(b)):
+            return False
+        if not all(x == y or number_map.get(x, y) == y for x, y in ends):
+            return False
+    return True
+
+
+def _range_ends(reference: str) -> tuple[str, ...]:
+    """The rules a reference names at its ends.
+
+    >>> _range_ends("601.2e-g"), _range_ends("702.1-702.5"), _range_ends("504.2")
+    (('601.2e', '601.2g'), ('702.1', '702.5'), ('504.2',))
+    """
+    start, _dash, end = reference.partition("-")
+    if not end:
+        return (start,)
+    if end.isalpha():
+        return start, start.rstrip("abcdefghijklmnopqrstuvwxyz") + end
+    return start, end

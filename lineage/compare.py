@@ -91,7 +91,8 @@ def compare_members(
 
 
 def load_members(db: Database, release: str, words: bool = True) -> dict[int, _Member]:
-    """Lineage id -> its clause in `release` (with its text when `words`)."""
+    """Lineage id -> its clause in `release`, its examples part of its wording (and its text
+    when `words`)."""
     text = "v.text" if words else "''"
     rows = db.execute(
         f"""SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
@@ -101,7 +102,29 @@ def load_members(db: Database, release: str, words: bool = True) -> dict[int, _M
            WHERE m.release = ?""",
         [release],
     )
-    return {row[0]: _Member(Clause(*row[1:9]), row[9]) for row in rows}
+    members = {row[0]: _Member(Clause(*row[1:9]), row[9]) for row in rows}
+    examples = _examples(db, release)
+    if examples:
+        for member in members.values():
+            found = examples.get(member.clause.number) if member.clause.group == "rule" else None
+            if found:
+                member.clause.examples = "\n".join(normalised for normalised, _text in found)
+                member.text = "\n".join([member.text, *(text for _normalised, text in found)])
+    return members
+
+
+def _examples(db: Database, release: str) -> dict[str | None, list[tuple[str, str]]]:
+    """The examples of each rule of `release` (by the rule's number), in order."""
+    found: dict[str | None, list[tuple[str, str]]] = {}
+    for parent, normalised, text in db.execute(
+        """SELECT p.parent, v.normalised, v.text
+           FROM releases r JOIN parts p ON p.capture_id = r.capture_id
+           JOIN clause_versions v ON v.hash = p.version_hash
+           WHERE r.date = ? AND p.kind = 'example' ORDER BY p.position""",
+        [release],
+    ):
+        found.setdefault(parent, []).append((normalised, text))
+    return found
 
 
 def _links(db: Database, old: str, new: str) -> dict[int, tuple[str, list[int]]]:

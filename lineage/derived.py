@@ -120,7 +120,9 @@ def store_derived(
     events = step(release, old, old_ids, new, ids, first)
     attested = _attested(new, ids, later, later_ids)
     alive, later_alive = set(ids), set(later_ids)
-    rows = [(*row, int(_confirmed(row, alive, attested, later_alive))) for row in events]
+    # the first nine columns of an event row are those `derived_events` keeps (not the
+    # evidence columns of `lineage_events`)
+    rows = [(*row[:9], int(_confirmed(row, alive, attested, later_alive))) for row in events]
     db.conn.executemany(
         """INSERT INTO derived_events (lineage_id, release, kind, old_numbers, new_numbers,
            old_part_id, new_part_id, related_lineages, similarity, confirmed)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
@@ -29,7 +29,10 @@ from archive.workers import die_with_parent
 from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
 from lineage.derived import derived_releases, neighbours, store_derived
 
-ALIGN_VERSION = 10  # bump when alignment changes: stored lineages are then rebuilt
+# Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
+# records it with the algorithm's sha256 and a test fails when one changes without the other.
+ALIGN_VERSION = 11
+EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
     "CREATE INDEX IF NOT EXISTS lineage_members_lineage ON lineage_members(lineage_id, release)",
@@ -41,9 +44,11 @@ def load_clauses(db: Database, release: str, words: bool = True) -> list[Clause]
     """The aligned parts of a release's preferred capture, in document order.
 
     Without `words`, only what lineages are written from (ids, kinds, numbers, terms): the
-    process that writes them does not need the text, the workers that align do.
+    process that writes them does not need the text, the workers that align do. With them,
+    each rule carries the normalised text of its examples (they are part of its wording).
     """
-    marks = ", ".join("?" for _ in ALIGNED_KINDS)
+    kinds = (*ALIGNED_KINDS, EXAMPLE_PART) if words else ALIGNED_KINDS
+    marks = ", ".join("?" for _ in kinds)
     text = "clause_versions.normalised" if words else "''"
     join = "JOIN clause_versions ON clause_versions.hash = parts.version_hash" if words else ""
     rows = db.execute(
@@ -51,9 +56,26 @@ def load_clauses(db: Database, release: str, words: bool = True) -> list[Clause]
                    parts.version_hash, {text}, parts.position
             FROM releases JOIN parts ON parts.capture_id = releases.capture_id {join}
             WHERE releases.date = ? AND parts.kind IN ({marks}) ORDER BY parts.position""",
-        [release, *ALIGNED_KINDS],
+        [release, *kinds],
     )
-    return [Clause(*row) for row in rows]
+    if not words:
+        return [Clause(*row) for row in rows]
+    return with_examples(rows)
+
+
+def with_examples(rows: Iterable[tuple[Any, ...]]) -> list[Clause]:
+    """Clauses from rows in document order, the text of each example joined to its rule's."""
+    clauses: list[Clause] = []
+    examples: dict[str | None, list[str]] = {}
+    for row in rows:
+        if row[1] == EXAMPLE_PART:
+            examples.setdefault(row[3], []).append(row[6])
+        else:
+            clauses.append(Clause(*row))
+    for clause in clauses:
+        if clause.group == "rule" and clause.number in examples:
+            clause.examples = "\n".join(examples[clause.number])
+    return clauses
 
 
 @dataclass
@@ -336,8 +358,8 @@ def _store_release(
     )
     db.conn.executemany(
         """INSERT INTO lineage_events (lineage_id, release, kind, old_numbers, new_numbers,
-           old_part_id, new_part_id, related_lineages, similarity)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+           old_part_id, new_part_id, related_lineages, similarity, method, score, weak)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         events,
     )
     return ids
@@ -390,14 +412,16 @@ class _Step:
         elif kind == MERGED and o is not None:
             olds = [o, *alignment.merges[n]]
             related = [self.old_ids[p] for p in alignment.merges[n]]
-        return self._row(self.ids[n], kind, olds, news, related, o, n)
+        row = self._row(self.ids[n], kind, olds, news, related, o, n)
+        return (*row, *self.alignment.evidence_new(n))
 
     def ending(self, o: int, kind: str) -> tuple[Any, ...]:
         """The event row of an old clause that does not continue: removed, or merged."""
         target = self.merged_into.get(o)
         news = [target] if target is not None else []
         related = [self.ids[n] for n in news]
-        return self._row(self.old_ids[o], kind, [o], news, related, o, target)
+        row = self._row(self.old_ids[o], kind, [o], news, related, o, target)
+        return (*row, *self.alignment.evidence_old(o))
 
     def _row(
         self,

@@ -91,7 +91,7 @@ def test_a_store_from_an_older_version(tmp_path: Path, complete: Path, captures:
     db = Database(path)  # made before the derived answers were stored
     for table in DERIVED_TABLES:
         db.execute(f"DROP TABLE {table}")
-    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm010_derived_answers'")
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm011_derived_answers'")
     db.conn.commit()
     db.close()
     one_line(run("blame", "2024-06-07", "--rule", "708", db=path), "older version", "ingest")

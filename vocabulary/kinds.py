@@ -12,6 +12,7 @@ class ChangeKind(StrEnum):
     RENUMBERED = "renumbered"
     REFERENCE = "reference"
     FORMATTING = "formatting"
+    EXAMPLE = "example"  # only the rule's examples changed (added, removed or reworded)
     REWORDED = "reworded"
     RENUMBERED_REWORDED = "renumbered+reworded"
     SPLIT = "split"
@@ -29,6 +30,7 @@ UNCHANGED = ChangeKind.UNCHANGED
 RENUMBERED = ChangeKind.RENUMBERED
 REFERENCE = ChangeKind.REFERENCE
 FORMATTING = ChangeKind.FORMATTING
+EXAMPLE = ChangeKind.EXAMPLE
 REWORDED = ChangeKind.REWORDED
 RENUMBERED_REWORDED = ChangeKind.RENUMBERED_REWORDED
 SPLIT = ChangeKind.SPLIT
@@ -45,6 +47,7 @@ CHANGE_KINDS: tuple[ChangeKind, ...] = (
     RENUMBERED,
     SPLIT,
     MERGED,
+    EXAMPLE,
     REFERENCE,
     FORMATTING,
     UNCHANGED,

@@ -1,0 +1,63 @@
+"""Parser defects seen while judging lineages (issue 10), each on the capture where it was."""
+
+from __future__ import annotations
+
+from archive.decode import decode_capture
+from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
+from archive.parse import Part, parse_release
+
+CAPTURES = load_manifest()
+
+
+def parts(name: str) -> list[Part]:
+    capture = next(c for c in CAPTURES if c.name == name)
+    text = decode_capture(read_capture_bytes(CAPTURES_DIR, capture), capture.encoding, name)
+    parsed = parse_release(text, name)
+    assert parsed.rebuild() == text  # the repairs lose nothing
+    return parsed.parts
+
+
+def by_number(name: str) -> dict[str | None, Part]:
+    return {part.number: part for part in parts(name) if part.number}
+
+
+def test_1999_subrules_that_lost_their_rule_number_follow_408_2e() -> None:
+    """1999-11-01 prints "408.f" and "408.g" after 408.2e: they are 408.2f and 408.2g."""
+    found = by_number("1999-11-01.txt")
+    assert found["408.2e"].text.endswith('(See rule 406.1, "Mana Abilities.")')
+    assert found["408.2f"].text.startswith("Card text that isn't an ability")
+    assert found["408.2g"].text.startswith("Game actions")
+    assert found["408.2g"].parent == "408.2"
+
+
+def test_a_lost_rule_number_is_repaired_only_when_the_letter_follows() -> None:
+    text = (
+        "1. Game Concepts\n\n100. General\n\n100.1. These are the rules.\n\n"
+        "100.1a First.\n\n100.b Second.\n\n100.d Not the next letter.\n\nGlossary\n\nA\nB.\n"
+    )
+    found = {part.number: part for part in parse_release(text).parts if part.number}
+    assert found["100.1b"].text.startswith("Second.")
+    assert "100.1d" not in found and "100.d Not the next letter." in found["100.1b"].text
+
+
+def test_2009_stray_space_in_702_37a_is_its_own_subrule() -> None:
+    found = by_number("2009-07-08.txt")
+    assert found["702.37"].text == "Storm"
+    assert found["702.37a"].text.startswith("Storm is a triggered ability")
+    assert found["702.37b"].text.startswith("If a spell has multiple instances of storm")
+
+
+def test_2021_glossary_entry_without_a_blank_line_before_it() -> None:
+    entries = {part.title: part for part in parts("2021-07-12.txt") if part.kind == "glossary"}
+    assert entries["Adventurer Card"].text.endswith("See rule 716, \u201cAdventurer Cards.\u201d")
+    assert entries["Affinity"].text.startswith("A keyword ability that reduces")
+
+
+def test_section_stubs_are_sections_not_the_end_of_the_rule_before() -> None:
+    stub_2006 = by_number("2006-02-01.txt")["215"]
+    assert stub_2006.kind == "section"
+    assert stub_2006.title is not None and stub_2006.title.startswith("This section is now empty")
+    before = by_number("2006-02-01.txt")
+    assert "This section is now empty" not in before["214.4"].text  # the rule before it
+    stub_2007 = by_number("2007-10-01.txt")["211"]
+    assert stub_2007.kind == "section" and stub_2007.text.startswith("[This section has been")
