@@ -212,6 +212,13 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     )
     db.conn.execute("DELETE FROM wordings WHERE last >= ?", [since])
     db.conn.execute("DELETE FROM wordings WHERE lineage_id NOT IN (SELECT id FROM lineages)")
+    # A lineage rebuilt under an id that held another one (a derived copy's lineages are
+    # made again with each rebuild) starts elsewhere: its rows go, and it is done whole below.
+    db.conn.execute(
+        """DELETE FROM wordings WHERE lineage_id IN (SELECT w.lineage_id FROM wordings w
+           JOIN lineages l ON l.id = w.lineage_id WHERE w.position = 0
+           AND w.first != l.first_release)"""
+    )
     dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
     following = dict(zip(dates, dates[1:], strict=False))
     offsets = {row[0]: row[1] for row in db.execute("SELECT * FROM temp.open_wordings")}
@@ -232,9 +239,9 @@ def _store_wordings(db: Database, previous: str | None) -> int:
            LEFT JOIN temp.open_wordings o ON o.lineage_id = m.lineage_id
            JOIN lineages l ON l.id = m.lineage_id
            WHERE m.release >= coalesce(o.first, l.first_release)
-             AND (o.lineage_id IS NOT NULL OR l.first_release > ?)
-           ORDER BY m.lineage_id, m.release, p.position""",
-        [since],
+             AND (o.lineage_id IS NOT NULL
+                  OR l.id NOT IN (SELECT DISTINCT lineage_id FROM wordings))
+           ORDER BY m.lineage_id, m.release, p.position"""
     )
     rows = []
     for lineage_id, group in groupby(members, key=lambda row: row[0]):
