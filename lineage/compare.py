@@ -19,6 +19,7 @@ from archive.query import canonical_number, resolve_release
 from archive.worddiff import word_diffs
 from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
 from lineage.derived import annotate_diff
+from lineage.evidence import add_evidence
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
@@ -57,6 +58,7 @@ def diff_releases(
         summary[change["kind"]] += 1
         if change["kind"] != UNCHANGED:
             changes.append(change)
+    add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
     pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     for change, diff in zip(changes, word_diffs(pairs), strict=True):
         change["diff"] = diff

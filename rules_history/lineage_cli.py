@@ -58,6 +58,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     forwards across renumbering, splits and merges."""
     from archive.explanations import one_line
     from lineage.derived import DERIVED_NOTE, is_derived
+    from lineage.evidence import uncertain_mark
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
 
@@ -75,7 +76,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
     for entry in result["entries"]:
         moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
-        click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
+        click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}{uncertain_mark(entry)}")
         click.echo(f"    {(entry['text'] or '').replace(chr(10), ' ')}")
         for item in entry["explanations"]:
             click.echo(f"    explained: {one_line(item)}")
@@ -103,6 +104,7 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
     from archive.explanations import annotate_diff, one_line
     from archive.gaps import gap_notice, gaps_between
     from lineage.compare import diff_releases
+    from lineage.evidence import uncertain_mark
 
     db = _store(db_file)
     result = annotate_diff(db, diff_releases(db, old, new, rule_prefix))
@@ -122,7 +124,7 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
     for change in result["changes"]:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
         doubt = " (unconfirmed)" if change.get("confirmed") is False else ""
-        click.echo(f"\n{change['kind']}{doubt}: {moved}")
+        click.echo(f"\n{change['kind']}{doubt}: {moved}{uncertain_mark(change)}")
         click.echo(render_diff(change["diff"]))
         for item in change["explanations"]:
             click.echo(f"explained: {one_line(item)}")
