@@ -17,6 +17,7 @@ from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
 from renderer.examples import lineage_examples, start_example_rows
 from renderer.explained import install, names_key
+from renderer.pages_accuracy import build_accuracy
 from renderer.pages_history import build_histories, build_lineage_if_possible
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
@@ -74,6 +75,7 @@ def build_site(
         ("rules", build_rules),
         ("home", build_home),
         ("misc", build_misc),
+        ("accuracy", build_accuracy),
     ]
     search_done: Callable[[], bool] = bool  # bool() is False: no index was started
     for name, step in steps:

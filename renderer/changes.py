@@ -30,6 +30,9 @@ class Change:
     old_part: int | None
     new_part: int | None
     unconfirmed: bool = False  # a derived copy's difference the next official release lacks
+    weak: bool = False  # decided on weak evidence (lineage.evidence): the page marks it
+    method: str | None = None
+    score: float | None = None
 
     @property
     def anchor(self) -> str:
@@ -56,31 +59,37 @@ def changes(db: Database, old: str | None, new: str) -> list[Change]:
 def _from_events(db: Database, release: str) -> list[Change]:
     """The release's events; a derived copy's come from `derived_events` (lineage.derived)."""
     found = []
-    seen: set[tuple[Any, ...]] = set()
+    seen: dict[tuple[Any, ...], Change] = {}
     derived = has_table(db, "derived_events") and bool(
         db.execute("SELECT 1 FROM derived_events WHERE release = ? LIMIT 1", [release]).fetchone()
     )
     table, confirmed = ("derived_events", "confirmed") if derived else ("lineage_events", "1")
+    # A derived copy's differences keep no evidence of their own (lineage.derived).
+    evidence = "NULL AS method, NULL AS score, 0 AS weak" if derived else "method, score, weak"
     for row in db.query(
         f"""SELECT kind, old_numbers, new_numbers, old_part_id, new_part_id,
-                   {confirmed} AS confirmed
+                   {confirmed} AS confirmed, {evidence}
             FROM {table} WHERE release = ? AND kind != 'unchanged' ORDER BY id""",
         [release],
     ):
         key = (row["kind"], row["old_numbers"], row["new_numbers"])
         if key in seen:  # a split or merge is recorded once per lineage involved
+            shown = seen[key]
+            if row["weak"] and not shown.weak:  # weak when any of its decisions is
+                shown.weak, shown.method, shown.score = True, row["method"], row["score"]
             continue
-        seen.add(key)
-        found.append(
-            Change(
-                row["kind"],
-                [n for n in json.loads(row["old_numbers"]) if n],
-                [n for n in json.loads(row["new_numbers"]) if n],
-                row["old_part_id"],
-                row["new_part_id"],
-                not row["confirmed"],
-            )
+        seen[key] = Change(
+            row["kind"],
+            [n for n in json.loads(row["old_numbers"]) if n],
+            [n for n in json.loads(row["new_numbers"]) if n],
+            row["old_part_id"],
+            row["new_part_id"],
+            not row["confirmed"],
+            bool(row["weak"]),
+            row["method"],
+            row["score"],
         )
+        found.append(seen[key])
     return found
 
 

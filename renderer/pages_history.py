@@ -59,7 +59,8 @@ def build_histories(site: Site) -> None:
             site.history_titles[row[3]] = title
     events: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in db.query(
-        """SELECT lineage_id, release, kind, old_numbers, new_numbers, related_lineages
+        """SELECT lineage_id, release, kind, old_numbers, new_numbers, related_lineages,
+                  method, score, weak
            FROM lineage_events ORDER BY lineage_id, release, id"""
     ):
         events[row["lineage_id"]].append(row)

@@ -87,6 +87,7 @@ def _release_page(
         "next": following and following["date"],
         "marks": marks,
         "gaps": gaps,
+        "weak": [c.anchor for c in found if c.weak],
     }
 
     def context() -> dict[str, Any]:
@@ -142,6 +143,9 @@ def _diff_page(
                 "history": site.history_urls.get(c.new_part or c.old_part or 0),
                 "kind": c.kind,
                 "explained": note,
+                "weak": c.weak,
+                "method": c.method,
+                "score": c.score,
             }
             groups.setdefault(UNCONFIRMED if c.unconfirmed else c.kind, []).append(item)
         order: list[str] = [
