@@ -390,21 +390,25 @@ def official_agreement(db: Database) -> dict[str, Any]:
     naming a subject), how many entries the articles hold and how many matched a change of
     the release the article accompanies; and the entries that matched nothing, by the reason
     recorded (`listed-unchanged`, `not-in-release`, `term-not-found`, `example-changed`).
-    Empty when the store has no explanations.
+    Only the articles whose release the store holds count (a store of a few releases holds
+    every article, most with no release to match). Empty when the store has no explanations.
     """
     if "explanations" not in db.table_names():
         return {}
     kinds: dict[str, dict[str, int]] = {}
     for kind, status, n in db.execute(
-        "SELECT kind, status, count(*) FROM explanations GROUP BY kind, status ORDER BY kind"
+        """SELECT kind, status, count(*) FROM explanations WHERE release IS NOT NULL
+           GROUP BY kind, status ORDER BY kind"""
     ):
         tally = kinds.setdefault(kind, {"entries": 0, "matched": 0})
         tally["entries"] += n
         tally["matched"] += n if status == MATCHED else 0
     reasons: Counter[str] = Counter()
-    for (finding,) in db.execute("SELECT finding FROM explanations WHERE status != ?", [MATCHED]):
+    for (finding,) in db.execute(
+        "SELECT finding FROM explanations WHERE status != ? AND release IS NOT NULL", [MATCHED]
+    ):
         reasons[(finding or "unknown").split(":", 1)[0]] += 1
-    articles = db.execute("SELECT count(*) FROM bulletins").fetchone()[0]
+    articles = db.execute("SELECT count(*) FROM bulletins WHERE release IS NOT NULL").fetchone()[0]
     return {
         "articles": articles,
         "kinds": kinds,
