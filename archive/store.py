@@ -74,6 +74,26 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
     return db
 
 
+def open_reader(path: str | os.PathLike[str] | None = None) -> Database:
+    """Open the store for reading only (SQLite's `mode=ro`): no schema change, no write.
+
+    Readers (the CLI's read commands, the site) use this; a missing file is one clear line.
+    """
+    target = db_path(path)
+    if str(target) == ":memory:":
+        return open_store(target)
+    if not target.exists():
+        raise RulesHistoryError(f"no store at {target}: run `rules-history ingest` to build it")
+    if target.is_dir():
+        raise RulesHistoryError(f"{target}: is a directory, not a SQLite store")
+    try:
+        connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise StoreDamaged(target, error) from error
+    return Database(connection)
+
+
 @migrations()
 def m001_archive(db: Database) -> None:
     db.executescript(
@@ -422,3 +442,78 @@ def m010_lineage_evidence(db: Database) -> None:
     for name, declaration in columns.items():
         if name not in have:
             db.execute(f"ALTER TABLE lineage_events ADD COLUMN {name} {declaration}")
+
+
+@migrations()
+def m011_derived_answers(db: Database) -> None:
+    """The answers computed once from the lineages (`lineage.answers`) and the executable
+    examples' records (`facedown.store`): the CLI and the site read them, never compute them.
+
+    `derived_state` and `example_state` record what each was computed from, so that a reader
+    can tell a stale store and the pipeline redoes only what changed.
+    """
+    db.executescript(
+        """
+        CREATE TABLE wordings (
+            lineage_id INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            version_hash TEXT NOT NULL,
+            normalised_hash TEXT,
+            first TEXT NOT NULL,
+            last TEXT NOT NULL,
+            replaced_by TEXT,
+            releases INTEGER NOT NULL,
+            numbers TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            since TEXT NOT NULL,
+            text_since TEXT NOT NULL,
+            PRIMARY KEY (lineage_id, position)
+        );
+        CREATE TABLE blame (
+            part_id INTEGER PRIMARY KEY,
+            lineage_id INTEGER NOT NULL,
+            release TEXT NOT NULL,
+            number TEXT,
+            since TEXT NOT NULL,
+            text_since TEXT NOT NULL
+        );
+        CREATE INDEX blame_release ON blame(release);
+        CREATE TABLE release_counts (
+            release TEXT PRIMARY KEY,
+            clauses INTEGER NOT NULL,
+            rules INTEGER NOT NULL,
+            glossary INTEGER NOT NULL,
+            examples INTEGER NOT NULL
+        );
+        CREATE TABLE release_changes (
+            release TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            previous_release TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            old_numbers TEXT NOT NULL,
+            new_numbers TEXT NOT NULL,
+            lineage_id INTEGER NOT NULL,
+            old_part_id INTEGER,
+            new_part_id INTEGER,
+            related_lineages TEXT NOT NULL,
+            unconfirmed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (release, position)
+        );
+        CREATE TABLE derived_state (
+            release TEXT PRIMARY KEY,
+            signature TEXT NOT NULL
+        );
+        CREATE TABLE example_records (
+            scenario TEXT NOT NULL,
+            release TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (position)
+        );
+        CREATE INDEX example_records_release ON example_records(release);
+        CREATE TABLE example_state (
+            release TEXT PRIMARY KEY,
+            signature TEXT NOT NULL
+        );
+        """
+    )

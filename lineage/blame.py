@@ -15,28 +15,23 @@ from sqlite_utils import Database
 
 from archive.query import canonical_number, resolve_release
 from lineage.derived import is_derived
-from lineage.trace import require_lineage
-from vocabulary.kinds import EXAMPLE, FORMATTING, REFERENCE, WORDING_CHANGES
+from lineage.freshness import require_current
 from vocabulary.numbers import is_under
-
-_WORDING = ", ".join(f"'{kind}'" for kind in WORDING_CHANGES)
-_TEXT = ", ".join(f"'{kind}'" for kind in (*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE))
 
 
 def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[dict[str, Any]]:
-    """`number`, `since`, `lineage` (and more) for each clause of `release`, in order."""
-    require_lineage(db)
+    """`number`, `since`, `text_since`, `lineage` for each clause of `release`, in order.
+
+    Read from the `blame` table that `lineage.answers` computes (the site reads it too)."""
+    require_current(db)
     when = resolve_release(db, release)
     prefix = canonical_number(rule_prefix) if rule_prefix else None
     rows = db.query(
-        f"""SELECT m.number, m.kind, m.lineage_id AS lineage, l.first_release,
-                   (SELECT max(e.release) FROM lineage_events e WHERE e.lineage_id = m.lineage_id
-                    AND e.release <= m.release AND e.kind IN ({_WORDING})) AS since,
-                   (SELECT max(e.release) FROM lineage_events e WHERE e.lineage_id = m.lineage_id
-                    AND e.release <= m.release AND e.kind IN ({_TEXT})) AS text_since
-            FROM lineage_members m JOIN parts p ON p.id = m.part_id
-            JOIN lineages l ON l.id = m.lineage_id
-            WHERE m.release = ? ORDER BY p.position""",
+        """SELECT b.number, m.kind, b.lineage_id AS lineage, l.first_release, b.since,
+                  b.text_since
+           FROM blame b JOIN lineage_members m ON m.part_id = b.part_id
+           JOIN parts p ON p.id = b.part_id JOIN lineages l ON l.id = b.lineage_id
+           WHERE b.release = ? ORDER BY p.position""",
         [when],
     )
     found = [
@@ -44,10 +39,7 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
         for row in rows
         if prefix is None or (row["kind"] != "glossary" and is_under(row["number"], prefix))
     ]
-    copy = is_derived(db, when)  # its words are the copy's; `since` is the official date
-    for row in found:
-        row["since"] = row["since"] or row["first_release"]
-        if copy:  # a clause the copy shares with a later official release only: from the copy
-            row["since"] = min(row["since"], when)
+    if is_derived(db, when):  # its words are the copy's (lineage.derived)
+        for row in found:
             row["derived"] = True
     return found

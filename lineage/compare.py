@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,15 +32,31 @@ class _Member:
 
 
 def diff_releases(
-    db: Database, old: str, new: str, rule_prefix: str | None = None
+    db: Database, old: str, new: str, rule_prefix: str | None = None, words: bool = True
 ) -> dict[str, Any]:
-    """Every change from release `old` to release `new` (dates), optionally under a rule."""
+    """Every change from release `old` to release `new` (dates), optionally under a rule.
+
+    This is THE change list: the CLI's `diff`, the site's diff, release and home pages (through
+    the `release_changes` table that `lineage.answers` fills from it) all use it. Without
+    `words`, no word diffs (the site diffs the words itself, lazily, per page)."""
     require_lineage(db)
     rule_prefix = canonical_number(rule_prefix) if rule_prefix else None
     old_release, new_release = resolve_release(db, old), resolve_release(db, new)
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
-    before, after = _members(db, old_release), _members(db, new_release)
+    before, after = load_members(db, old_release, words), load_members(db, new_release, words)
+    return compare_members(db, (old_release, before), (new_release, after), rule_prefix, words)
+
+
+def compare_members(
+    db: Database,
+    old: tuple[str, dict[int, _Member]],
+    new: tuple[str, dict[int, _Member]],
+    rule_prefix: str | None = None,
+    words: bool = True,
+) -> dict[str, Any]:
+    """The change list of two releases' loaded members (see `diff_releases`)."""
+    (old_release, before), (new_release, after) = old, new
     number_map = {
         before[lid].clause.number: after[lid].clause.number for lid in before.keys() & after.keys()
     }
@@ -60,8 +77,9 @@ def diff_releases(
             changes.append(change)
     add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
     pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
-    for change, diff in zip(changes, word_diffs(pairs), strict=True):
-        change["diff"] = diff
+    if words:
+        for change, diff in zip(changes, word_diffs(pairs), strict=True):
+            change["diff"] = diff
     return annotate_diff(
         db,
         {
@@ -74,11 +92,13 @@ def diff_releases(
     )
 
 
-def _members(db: Database, release: str) -> dict[int, _Member]:
-    """Each lineage's clause in `release`, its examples part of its wording and its text."""
+def load_members(db: Database, release: str, words: bool = True) -> dict[int, _Member]:
+    """Lineage id -> its clause in `release`, its examples part of its wording (and its text
+    when `words`)."""
+    text = "v.text" if words else "''"
     rows = db.execute(
-        """SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
-                  v.normalised, p.position, v.text
+        f"""SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
+                  v.normalised, p.position, {text}
            FROM lineage_members m JOIN parts p ON p.id = m.part_id
            JOIN clause_versions v ON v.hash = p.version_hash
            WHERE m.release = ?""",
@@ -156,6 +176,26 @@ def _change(
         "new": news,
         "lineage": lineage_id,
         "related_lineages": related,
+        "old_part": old.clause.part_id if old else None,
+        "new_part": new.clause.part_id if new else None,
         "old_text": old.text if old else "",
         "new_text": new.text if new else "",
     }
+
+
+def compared_with(dates: list[str], derived: AbstractSet[str]) -> dict[str, str | None]:
+    """The release each release's changes are counted from: the official one before it.
+
+    The official chain passes over a derived copy, which is compared with its official
+    predecessor (lineage.derived), so no change list compares anything with the copy but that.
+
+    >>> compared_with(["2003-03-15", "2003-05-26", "2003-07-01"], {"2003-05-26"})
+    {'2003-03-15': None, '2003-05-26': '2003-03-15', '2003-07-01': '2003-03-15'}
+    """
+    base: dict[str, str | None] = {}
+    official: str | None = None
+    for day in dates:
+        base[day] = official
+        if day not in derived:
+            official = day
+    return base

@@ -46,6 +46,17 @@ def evidence_between(db: Database, old: str, new: str) -> dict[int, dict[str, An
     return found
 
 
+def evidence_by_release(db: Database) -> dict[tuple[str, int], dict[str, Any]]:
+    """(release, lineage) -> the evidence of its change from the official release before:
+    `evidence_between` for every pair of neighbours at once (the site's change lists)."""
+    return {
+        (release, lineage_id): evidence(method, score, weak)
+        for release, lineage_id, method, score, weak in db.execute(
+            "SELECT release, lineage_id, method, score, weak FROM lineage_events ORDER BY id DESC"
+        )
+    }
+
+
 def add_evidence(db: Database, old: str, new: str, changes: list[dict[str, Any]]) -> None:
     """Give each change of `lineage.compare.diff_releases` its `method`, `score`, `weak`."""
     found = evidence_between(db, old, new)

@@ -252,6 +252,22 @@ def _expected(releases: list[tuple[str, int]], index: int) -> tuple[Any, ...]:
     return (release, before[0], capture, before[1], ALIGN_VERSION)
 
 
+def stale_release(db: Database) -> str | None:
+    """The first release whose alignment is missing or stale, as `build_lineage` decides it
+    (None: it would do nothing)."""
+    derived = derived_releases(db)
+    everything = db.execute("SELECT date, capture_id FROM releases ORDER BY date").fetchall()
+    releases = [(row[0], row[1]) for row in everything if row[0] not in derived]
+    index = _first_stale(db, releases)
+    found = [releases[index][0]] if index is not None else []
+    gone = _first_gone(db, [(row[0], row[1]) for row in everything])
+    if gone is not None:
+        found.append(gone)
+    if _derived_stale(db, everything, derived):
+        found.append(min(derived))
+    return min(found) if found else None
+
+
 def _first_stale(db: Database, releases: list[tuple[str, int]]) -> int | None:
     done = {
         row[0]: tuple(row)

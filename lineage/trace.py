@@ -118,9 +118,21 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "current_number": alive.get(lineage) or _merged_into(alive, entries, lineage),
         "current_numbers": sorted(set(alive.values()), key=_number_key),
         "entries": entries,
+        "wordings": wordings(db, lineage),
         "witnesses": witnesses_in_lineages(db, lineages),
     }
     return annotate_trace(db, result)  # each entry with the official explanations of it
+
+
+def wordings(db: Database, lineage: int) -> list[dict[str, Any]]:
+    """Each wording of the lineage with its span (`first`, `last`, `replaced_by`: see
+    lineage.answers), its numbers, the kind of change that began it, and its blame."""
+    rows = db.query(
+        """SELECT first, last, replaced_by, releases, numbers, kind, since, text_since
+           FROM wordings WHERE lineage_id = ? ORDER BY position""",
+        [lineage],
+    )
+    return [{**row, "numbers": json.loads(row["numbers"])} for row in rows]
 
 
 def _entry(row: dict[str, Any]) -> dict[str, Any]:

@@ -9,21 +9,19 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from lineage.derived import derived_releases
 from renderer.assets import asset_sources, write_assets
 from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.examples import lineage_examples, start_example_rows
 from renderer.explained import install, names_key
+from renderer.model import load_model
 from renderer.pages_accuracy import build_accuracy
-from renderer.pages_history import build_histories, build_lineage_if_possible
+from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
 from renderer.pages_releases import build_releases
 from renderer.pages_rules import build_rules
-from renderer.queries import releases
 from renderer.search import start_index
 from renderer.writer import SiteWriter, code_key, default_workers
 
@@ -37,6 +35,7 @@ class BuildReport:
     stale_removed: int = 0
     seconds: float = 0.0
     search_indexed: bool = False
+    notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -54,43 +53,42 @@ def build_site(
     search: bool = True,
     workers: int | None = None,
 ) -> BuildReport:
-    """Render every page of the site into `out`, skipping pages whose inputs did not change."""
+    """Render every page of the site into `out`, skipping pages whose inputs did not change.
+
+    Only reads the store (the pipeline wrote it); a store that is behind stops the build
+    before anything is written, with one line naming the command that updates it."""
     start = time.perf_counter()
-    rows = releases(db)
-    if not rows:
+    model = load_model(db)
+    if not model.releases:
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     report = BuildReport(out=str(out))
     workers = default_workers() if workers is None else workers
-    writer = SiteWriter(out, code_key() + names_key(rows))
+    writer = SiteWriter(out, code_key() + names_key(list(model.releases)))
+    if writer.interrupted:
+        report.notes.append(
+            f"{out}: the last build into it did not finish; every page is rendered again"
+        )
     urls = write_assets(out, asset_sources())
     diffs = DiffCache(out / ".cache")
-    site = Site(db, make_environment(urls), writer, rows, diffs, base_url=base_url)
-    site.derived = derived_releases(db)
+    site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
     install(site)
-    build_lineage_if_possible(db)
-    site.example_rows = start_example_rows(db, out / ".cache" / "examples.json")
-    steps = [
-        ("histories", build_histories),
+    report.timings["model"] = round(time.perf_counter() - start, 2)
+    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
+    began = time.perf_counter()
+    histories, records = build_histories(site)
+    report.timings["histories"] = round(time.perf_counter() - began, 2)
+    if search:
+        search_done = start_index(out, records)
+    for name, step in (
         ("releases", build_releases),
         ("rules", build_rules),
-        ("home", build_home),
+        ("home", lambda site: build_home(site, histories)),
         ("misc", build_misc),
         ("accuracy", build_accuracy),
-    ]
-    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
-    for name, step in steps:
+    ):
         began = time.perf_counter()
         step(site)
         report.timings[name] = round(time.perf_counter() - began, 2)
-        if name == "histories" and search:  # the search records are ready
-            search_done = start_index(out, site.search_records)
-    # Last, when the examples' process has had the time of the steps above: the scenarios
-    # beside the clauses they cite, on the history and wording pages held back till now.
-    began = time.perf_counter()
-    anchors = {day: {c.anchor for c in found} for day, found in site.changes.items()}
-    site.lineage_examples = lineage_examples(db, site.example_rows(), site.dates, anchors)
-    site.write_clause_pages()
-    report.timings["examples"] = round(time.perf_counter() - began, 2)
     began = time.perf_counter()
     for new_diffs in writer.render_all(
         workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain()

@@ -1,9 +1,10 @@
-"""What every page builder shares: the store, the Jinja environment and the writer."""
+"""What every page builder shares: the store, the read-only model (renderer.model), the
+Jinja environment and the writer."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment
@@ -11,37 +12,39 @@ from sqlite_utils import Database
 
 from renderer.changes import Change
 from renderer.diffcache import DiffCache
+from renderer.model import SiteModel
 from renderer.writer import SiteWriter, context_key
 
 
 @dataclass
 class Site:
+    """The rendering context: the store (for page texts, read lazily), the read-only model,
+    the Jinja environment, the writer and the word-diff cache. Nothing in it is filled by
+    one page builder for another: each reads the model and returns what it made."""
+
     db: Database
+    model: SiteModel
     env: Environment
     writer: SiteWriter
-    releases: list[dict[str, Any]]
     diffs: DiffCache
     base_url: str = ""
-    changes: dict[str, list[Change]] = field(default_factory=dict)
-    renumbered: set[str] = field(default_factory=set)
-    derived: set[str] = field(default_factory=set)  # releases read from a derived copy
-    history_urls: dict[int, str] = field(default_factory=dict)
-    history_titles: dict[int, str] = field(default_factory=dict)
-    part_lineage: dict[int, int] = field(default_factory=dict)
-    histories: dict[int, dict[str, Any]] = field(default_factory=dict)
-    witnessed: set[str] = field(default_factory=set)
-    search_records: list[dict[str, Any]] = field(default_factory=list)
-    run_urls: set[str] = field(default_factory=set)
-    example_rows: Callable[[], list[dict[str, Any]]] = list
-    lineage_examples: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    explained: dict[tuple[int, str], list[dict[str, Any]]] | None = None  # renderer.explained
-    clause_pages: list[tuple[str, str, Callable[[], dict[str, Any]], str, int]] = field(
-        default_factory=list
-    )
+
+    @property
+    def releases(self) -> list[dict[str, Any]]:
+        return list(self.model.releases)
+
+    @property
+    def changes(self) -> dict[str, list[Change]]:
+        return self.model.changes
+
+    @property
+    def derived(self) -> frozenset[str]:
+        """The releases read from a derived copy (lineage.derived)."""
+        return self.model.derived
 
     @property
     def dates(self) -> list[str]:
-        return [row["date"] for row in self.releases]
+        return self.model.dates
 
     def page(self, path: str, template: str, **context: Any) -> None:
         """A page whose key is its whole context."""
@@ -64,20 +67,11 @@ class Site:
         key: str,
         lineage: int | None,
     ) -> None:
-        """A lazy page about one clause, which also shows the executable examples citing its
-        lineage: those come from another process, so the page waits in `clause_pages` until
-        `write_clause_pages` has them (they are part of its key)."""
-        if lineage is None:
-            self.lazy_page(path, template, lambda: {**context(), "scenarios": []}, key)
-        else:
-            self.clause_pages.append((path, template, context, key, lineage))
+        """A lazy page about one clause, with the executable examples citing its lineage
+        (part of its key)."""
+        shown = self.model.lineage_examples.get(lineage, []) if lineage is not None else []
 
-    def write_clause_pages(self) -> None:
-        for path, template, context, key, lineage in self.clause_pages:
-            shown = self.lineage_examples.get(lineage, [])
+        def full() -> dict[str, Any]:
+            return {**context(), "scenarios": shown}
 
-            def full(context: Callable[[], dict[str, Any]] = context, shown: Any = shown) -> Any:
-                return {**context(), "scenarios": shown}
-
-            self.lazy_page(path, template, full, key + context_key(shown) if shown else key)
-        self.clause_pages = []
+        self.lazy_page(path, template, full, key + context_key(shown) if shown else key)

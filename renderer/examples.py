@@ -1,98 +1,16 @@
-"""The hook for the executable examples (issue 6): their `rules-history examples --json` output.
-
-The examples command is someone else's; the site runs it when the CLI has it and shows its
-rows grouped by scenario on /examples/, and beside each clause they cite (the history and
-wording pages of its lineage: `lineage_examples`). Without it the examples page says they are
-not built yet.
+"""The executable examples on the site: the records the pipeline stored (facedown.store, as
+`rules-history examples --json` prints them), grouped by scenario on /examples/, and beside
+each clause they cite (the history and wording pages of its lineage: `lineage_examples`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import subprocess
-import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 
 from renderer.environment import clause_anchor
-from renderer.queries import has_table
-
-ROOT = Path(__file__).resolve().parent.parent
-SKIP = {".venv", "node_modules", "renderer", "tests", "_site", "_build", ".git"}
-
-
-def _source_key(db: Database) -> str:
-    """Hash of the store's releases and of every Python source outside the renderer."""
-    digest = hashlib.sha256()
-    for row in db.execute(
-        "SELECT releases.date, captures.sha256 FROM releases"
-        " JOIN captures ON captures.id = releases.capture_id ORDER BY releases.date"
-    ):
-        digest.update(repr(row).encode())
-    for path in sorted(ROOT.rglob("*.py")):
-        if not SKIP.intersection(path.relative_to(ROOT).parts):
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def start_example_rows(db: Database, cache: Path) -> Callable[[], list[dict[str, Any]]]:
-    """Start `rules-history examples --json` in another process (it takes seconds, and the
-    build has a core to spare while it prepares pages); the returned function waits for it.
-    Its rows are remembered in `cache` until the store or the code changes."""
-    key = _source_key(db)
-    try:
-        saved = json.loads(cache.read_text())
-        if saved.get("key") == key:
-            rows = list(saved["rows"])
-            return lambda: rows
-    except (OSError, ValueError):
-        pass
-    from rules_history.cli import main
-
-    if "examples" not in main.commands:
-        return list
-    path = db.conn.execute("PRAGMA database_list").fetchone()[2]
-    command = [sys.executable, "-m", "rules_history", "examples", "--json", "--db", path]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-
-    done: list[list[dict[str, Any]]] = []
-
-    def wait() -> list[dict[str, Any]]:
-        """The rows (asked once by the examples page, once for the clauses' pages)."""
-        if done:
-            return done[0]
-        out, _ = process.communicate()
-        rows = parse_rows(out.decode("utf-8")) if process.returncode == 0 else []
-        if process.returncode == 0:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps({"key": key, "rows": rows}))
-        done.append(rows)
-        return rows
-
-    return wait
-
-
-def parse_rows(text: str) -> list[dict[str, Any]]:
-    """A JSON list, an object holding a list, or JSON lines.
-
-    >>> parse_rows('{"scenario": "a", "release": "2002-10-07"}\\n')[0]["scenario"]
-    'a'
-    """
-    text = text.strip()
-    if not text:
-        return []
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-    if isinstance(data, dict):
-        lists = [value for value in data.values() if isinstance(value, list)]
-        data = lists[0] if lists else [data]
-    return [row for row in data if isinstance(row, dict)]
 
 
 def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -117,13 +35,13 @@ def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 cites,
                 row.get("agrees"),
             ):
-                last["until"] = str(row.get("release", ""))
+                last["last"] = str(row.get("release", ""))
                 last["count"] += 1
                 continue
             spans.append(
                 {
                     "release": str(row.get("release", "")),
-                    "until": None,
+                    "last": None,
                     "count": 1,
                     "outcome": text,
                     "cites": cites,
@@ -163,7 +81,7 @@ def lineage_examples(
     from facedown.summary import by_clause
 
     records = [row for row in rows if row.keys() >= RECORD_KEYS]
-    if not records or not has_table(db, "lineage_members"):
+    if not records:
         return {}
     cited = by_clause(records)
     members: dict[tuple[str, str], list[int]] = {}

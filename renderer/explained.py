@@ -4,7 +4,7 @@ Kept in one module so that the page builders change by a line each: `install` gi
 templates `release_label` (a date with its set's name), `explained` the explanations of a
 clause's change in a release (what `_explanations.html` shows), `unmatched` an article's
 entries that match no change of the release (shown on its diff page as findings).
-Both come from the store (`archive.explanations`), read once per build.
+Both come from the store (`archive.explanations`), read once per build (renderer.model).
 """
 
 from __future__ import annotations
@@ -14,10 +14,6 @@ from typing import Any
 
 from renderer.context import Site
 from renderer.environment import long_date
-from renderer.queries import has_table
-
-# What a page shows of an explanation (and what its key covers).
-SHOWN = ("article", "set_name", "url", "heading", "explanation", "matched_by", "release")
 
 
 def install(site: Site) -> None:
@@ -39,20 +35,12 @@ def names_key(rows: list[dict[str, Any]]) -> str:
 
 
 def _table(site: Site) -> dict[tuple[int, str], list[dict[str, Any]]]:
-    if site.explained is None:
-        site.explained = {}
-        if has_table(site.db, "explanation_links"):
-            from archive.explanations import all_explanations
-
-            for item in all_explanations(site.db):
-                shown = {key: item[key] for key in SHOWN}
-                site.explained.setdefault((item["lineage"], item["release"]), []).append(shown)
-    return site.explained
+    return site.model.explained
 
 
 def explained(site: Site, part_id: int | None, release: str) -> list[dict[str, Any]]:
     """The explanations of the change that brought this clause (a part) into `release`."""
-    lineage = site.part_lineage.get(part_id or 0)
+    lineage = site.model.part_lineage.get(part_id or 0)
     return _table(site).get((lineage, release), []) if lineage is not None else []
 
 
@@ -63,8 +51,6 @@ def explained_lineage(site: Site, lineage: int) -> dict[str, list[dict[str, Any]
 
 def unmatched(site: Site, release: str) -> list[dict[str, Any]]:
     """Entries of the articles accompanying `release` that match none of its changes."""
-    if not has_table(site.db, "explanations"):
-        return []
     from archive.explanations import findings
 
     keys = ("article", "set_name", "url", "heading", "finding")

@@ -13,7 +13,6 @@ import re
 from typing import Any
 
 from renderer.context import Site
-from renderer.queries import has_table
 
 # What each truth file judges (by its name); a file not listed is described by its name.
 PAIR_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})\.csv$")
@@ -52,7 +51,7 @@ def _rows(table: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
 
 def uncertain_counts(site: Site) -> dict[str, int]:
     """Method -> how many changes of this store were decided on weak evidence."""
-    if not has_table(site.db, "lineage_events"):
+    if "lineage_events" not in site.db.table_names():
         return {}
     return dict(
         site.db.execute(

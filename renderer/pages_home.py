@@ -21,8 +21,8 @@ KEYWORDS = ("Morph", "Megamorph", "Manifest", "Disguise", "Cloak")
 SHOWN_KINDS = {ADDED, REMOVED, REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED}
 
 
-def build_home(site: Site) -> None:
-    story = face_down_story(site) if site.histories else None
+def build_home(site: Site, histories: dict[int, dict[str, Any]]) -> None:
+    story = face_down_story(site, histories) if histories else None
     site.page(
         "index.html",
         "home.html",
@@ -45,22 +45,22 @@ def _newest_part(site: Site, where: str, args: list[Any]) -> int | None:
 
 
 def _chain(h: dict[str, Any]) -> list[dict[str, str]]:
-    return [{"number": s["number"], "start": s["start"]} for s in h["number_spans"]]
+    return [{"number": s["number"], "first": s["first"]} for s in h["number_spans"]]
 
 
-def face_down_story(site: Site) -> dict[str, Any] | None:
+def face_down_story(site: Site, histories: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
     section_part = _newest_part(
         site,
         "parts.kind = 'section' AND (parts.title = ? OR clause_versions.text = ?)",
         [SECTION_TITLE, SECTION_TITLE],
     )
-    if section_part is None or section_part not in site.part_lineage:
+    if section_part is None or section_part not in site.model.part_lineage:
         return None
-    section = site.histories[site.part_lineage[section_part]]
+    section = histories[site.model.part_lineage[section_part]]
     section_of = {}
     for span in section["number_spans"]:
         for day in site.dates:
-            if span["start"] <= day <= (span["end"] or site.dates[-1]):
+            if span["first"] <= day <= (span["last"] or site.dates[-1]):
                 section_of[day] = span["number"]
     keyword_lineages = {}
     for word in KEYWORDS:
@@ -70,11 +70,11 @@ def face_down_story(site: Site) -> dict[str, Any] | None:
             " OR clause_versions.text LIKE ?)",
             [word, f"{word} is a variant%"],
         )
-        if part is not None and part in site.part_lineage:
-            keyword_lineages[word] = site.part_lineage[part]
+        if part is not None and part in site.model.part_lineage:
+            keyword_lineages[word] = site.model.part_lineage[part]
     members = _section_lineages(site, section_of)
     family = set(members) | set(keyword_lineages.values())
-    characteristics = _characteristics(site, section_of)
+    characteristics = _characteristics(site, histories, section_of)
     key = set(keyword_lineages.values())
     if characteristics:
         key.add(characteristics["lineage_id"])
@@ -83,10 +83,10 @@ def face_down_story(site: Site) -> dict[str, Any] | None:
         "characteristics": characteristics,
         "first_last": _first_last(site, characteristics),
         "keywords": [
-            {"word": w, "h": site.histories[i], "chain": _chain(site.histories[i])}
+            {"word": w, "h": histories[i], "chain": _chain(histories[i])}
             for w, i in keyword_lineages.items()
         ],
-        "timeline": _timeline(site, family, key),
+        "timeline": _timeline(site, histories, family, key),
     }
 
 
@@ -103,20 +103,24 @@ def _section_lineages(site: Site, section_of: dict[str, str]) -> set[int]:
     return found
 
 
-def _characteristics(site: Site, section_of: dict[str, str]) -> dict[str, Any] | None:
+def _characteristics(
+    site: Site, histories: dict[int, dict[str, Any]], section_of: dict[str, str]
+) -> dict[str, Any] | None:
     """The clause listing a face-down object's characteristics (504.2 / 707.2 / 708.2)."""
     newest = site.dates[-1]
     part = _newest_part(site, "parts.number = ?", [section_of.get(newest, "708") + ".2"])
-    if part is None or part not in site.part_lineage:
+    if part is None or part not in site.model.part_lineage:
         return None
-    return site.histories[site.part_lineage[part]]
+    return histories[site.model.part_lineage[part]]
 
 
-def _timeline(site: Site, family: set[int], keywords: set[int]) -> list[dict[str, Any]]:
+def _timeline(
+    site: Site, histories: dict[int, dict[str, Any]], family: set[int], keywords: set[int]
+) -> list[dict[str, Any]]:
     by_release: dict[str, list[dict[str, Any]]] = defaultdict(list)
     names = {row["date"]: row["name"] for row in site.releases}
     for lineage_id in family:
-        h = site.histories[lineage_id]
+        h = histories[lineage_id]
         for event in h["events"]:
             if event["kind"] not in SHOWN_KINDS and not (
                 event["kind"] == "renumbered" and lineage_id in keywords
@@ -154,7 +158,7 @@ def _event_diff(site: Site, h: dict[str, Any], event: dict[str, Any]) -> Any:
         return None
     words = h["wordings"]
     for i, w in enumerate(words):
-        if i and w["start"] == event["release"]:
+        if i and w["first"] == event["release"]:
             found = _texts(site, [words[i - 1]["version"], w["version"]])
             return site.diffs.diff(found[words[i - 1]["version"]], found[w["version"]])
     return None

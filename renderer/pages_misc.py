@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from renderer.changes import compared_with
+from lineage.compare import compared_with
 from renderer.context import Site
 from renderer.examples import scenarios
 
@@ -23,7 +23,7 @@ def build_misc(site: Site) -> None:
         "examples/index.html",
         "examples.html",
         title="Executable examples",
-        scenarios=scenarios(site.example_rows()),
+        scenarios=scenarios(list(site.model.example_rows)),
     )
     site.page("about/index.html", "about.html", title="About", sample="504.2")
     site.page("404.html", "404.html", title="Not found")

@@ -6,7 +6,8 @@ from typing import Any
 
 from archive.capture_diffs import release_captures
 from archive.gaps import stored_gaps
-from renderer.changes import UNCONFIRMED, Change, changes, compared_with, counts
+from lineage.compare import compared_with
+from renderer.changes import UNCONFIRMED, Change, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
 from renderer.fulltext import fulltext_html
@@ -17,11 +18,8 @@ from vocabulary.kinds import RENUMBERING_KINDS
 
 def build_releases(site: Site) -> None:
     rows = site.releases
-    base = compared_with(site.dates, site.derived)
-    by_release = {}
-    for row in rows:
-        by_release[row["date"]] = changes(site.db, base[row["date"]], row["date"])
-    site.changes = by_release
+    base = compared_with(site.dates, set(site.derived))
+    by_release = {row["date"]: site.changes.get(row["date"], []) for row in rows}
     gaps = stored_gaps(site.db)
     listing = [
         {
@@ -140,7 +138,7 @@ def _diff_page(
                 if before and after and before != after
                 else None,
                 "text": after or before,
-                "history": site.history_urls.get(c.new_part or c.old_part or 0),
+                "history": site.model.history_url.get(c.lineage),
                 "kind": c.kind,
                 "explained": note,
                 "weak": c.weak,
@@ -195,5 +193,4 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
             new=day,
             rows=rows,
         )
-    site.renumbered = {row["date"] for row in index}
     site.page("renumbering/index.html", "renumbering_index.html", title="Renumbering", rows=index)

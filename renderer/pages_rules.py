@@ -17,7 +17,7 @@ from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.explained import explained
-from renderer.queries import Run, examples, number_runs, texts
+from renderer.queries import Run, examples, texts
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key
 
@@ -25,7 +25,7 @@ from vocabulary.numbers import sort_key
 def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     """Write every number page and wording page; return number -> its runs as dicts."""
     dates = site.dates
-    runs = number_runs(site.db, dates)
+    runs = site.model.runs
     wording = texts(site.db, {run.version for found in runs.values() for run in found})
     example_texts = examples(site.db)
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
@@ -33,11 +33,10 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
-        site.run_urls.update(item["url"] for item in items)
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
-            _run_page(site, number, item, site.part_lineage.get(found[i].part_id))
+            _run_page(site, number, item, site.model.part_lineage.get(found[i].part_id))
         _number_page(site, number, items)
         result[number] = items
     numbers = sorted(result, key=sort_key)
@@ -64,22 +63,23 @@ def _run_dict(
     following: dict[str, str],
     newest: str,
 ) -> dict[str, Any]:
+    lineage = site.model.part_lineage.get(run.part_id)
     # A wording still in force says so without naming the newest release or counting
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest
     return {
         "derived": set(run.releases) <= site.derived,
-        "start": run.start,
-        "end": None if current else run.end,
-        "until": following.get(run.end),
+        "first": run.start,
+        "last": None if current else run.end,
+        "replaced_by": following.get(run.end),
         "current": current,
         "count": None if current else len(run.releases),
         "releases": [] if current else run.releases,
         "text": wording.get(run.version, ""),
         "examples": example_texts.get((run.start, run.number), []),
         "url": rule_url(run.number, run.start),
-        "history": site.history_urls.get(run.part_id),
-        "history_title": site.history_titles.get(run.part_id),
+        "history": site.model.history_url.get(lineage) if lineage else None,
+        "history_title": site.model.history_title(lineage) if lineage else None,
         "explained": explained(site, run.part_id, run.start),
     }
 
@@ -87,15 +87,15 @@ def _run_dict(
 def _run_page(site: Site, number: str, item: dict[str, Any], lineage: int | None) -> None:
     def context() -> dict[str, Any]:
         return {
-            "title": f"Rule {number}, {item['start']}",
+            "title": f"Rule {number}, {item['first']}",
             "number": number,
             "run": item,
-            "cite": citations(number, item["start"], item["url"], site.base_url),
+            "cite": citations(number, item["first"], item["url"], site.base_url),
         }
 
     # The run page does not show the history's title: leave it out of the key.
     key = context_key([{k: v for k, v in item.items() if k != "history_title"}, site.base_url])
-    path = f"rule/{number}/{item['start']}/index.html"
+    path = f"rule/{number}/{item['first']}/index.html"
     site.clause_page(path, "rule_run.html", context, key, lineage)
 
 
@@ -105,10 +105,15 @@ def _number_page(site: Site, number: str, items: list[dict[str, Any]]) -> None:
         if groups and groups[-1]["history"] == item["history"]:
             groups[-1]["runs"].append(item)
         else:
-            title = item["history_title"] or f"Rule {number} from {item['start']}"
+            title = item["history_title"] or f"Rule {number} from {item['first']}"
             groups.append({"history": item["history"], "title": title, "runs": [item]})
     resolver = [
-        {"start": i["start"], "until": i["until"], "current": i["current"], "url": i["url"]}
+        {
+            "first": i["first"],
+            "replaced_by": i["replaced_by"],
+            "current": i["current"],
+            "url": i["url"],
+        }
         for i in items
     ]
     site.page(

@@ -14,14 +14,16 @@ NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
 
 
 def releases(db: Database) -> list[dict[str, Any]]:
-    """Every release, oldest first, with its set's name and code (where a source gives them)
-    and the capture it was read from."""
+    """Every release, oldest first, with its set's name and code (where a source gives them),
+    the capture it was read from and its counts (`release_counts`: what `rules-history
+    releases` prints; see lineage.counts)."""
     rows = list(
         db.query(
-            """SELECT releases.date, releases.name, releases.clauses, releases.rules,
+            """SELECT releases.date, releases.name, c.clauses, c.rules, c.glossary, c.examples,
                       releases.stated_date, captures.file, captures.url, captures.sha256,
                       captures.role
                FROM releases JOIN captures ON captures.id = releases.capture_id
+               JOIN release_counts c ON c.release = releases.date
                ORDER BY releases.date"""
         )
     )
@@ -140,7 +142,3 @@ def _pairs_where_in(db: Database, sql: str, keys: set[Any]) -> dict[Any, str]:
         chunk = ordered[start : start + 900]
         found.update(db.execute(sql.format(",".join("?" * len(chunk))), chunk))
     return found
-
-
-def has_table(db: Database, name: str) -> bool:
-    return name in db.table_names()

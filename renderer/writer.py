@@ -23,6 +23,9 @@ from archive.workers import die_with_parent
 from renderer.site_files import site_folder
 
 MANIFEST = ".build-manifest.json"
+# Present while a build writes: found at the start, it means the last build was killed, and
+# every page is rendered again (a page it cut short may look unchanged to the manifest).
+UNFINISHED = ".build-unfinished"
 OWNED = ("history", "rule", "releases", "diff", "renumbering")
 RENDERER = Path(__file__).resolve().parent
 
@@ -49,7 +52,9 @@ class SiteWriter:
         self.out = out
         self.code = code
         self.out.mkdir(parents=True, exist_ok=True)
-        self.previous: dict[str, str] = _previous_pages(out, code)
+        self.interrupted = (out / UNFINISHED).exists()
+        self.previous: dict[str, str] = {} if self.interrupted else _previous_pages(out, code)
+        (out / UNFINISHED).write_text("a build is writing this folder\n")
         self.pages: dict[str, str] = {}
         self.rendered = 0
         self.skipped = 0
@@ -118,6 +123,7 @@ class SiteWriter:
                 target.unlink(missing_ok=True)
         manifest = {"code": self.code, "pages": self.pages}
         (self.out / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
+        (self.out / UNFINISHED).unlink(missing_ok=True)
         return sorted(stale)
 
 

@@ -44,8 +44,8 @@ def bench_ingest(captures_dir: Path) -> dict[str, Any]:
 
 
 def run_benchmarks(captures_dir: Path) -> dict[str, Any]:
-    from renderer.bench import bench_site
     from rules_history.bench_lineage import bench_lineage
+    from rules_history.bench_site import bench_site
 
     return {
         "ingest": bench_ingest(captures_dir),

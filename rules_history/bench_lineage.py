@@ -13,6 +13,7 @@ from typing import Any
 
 from archive.ingest import ingest_captures
 from archive.store import open_store
+from lineage.answers import build_derived
 from lineage.blame import blame
 from lineage.compare import diff_releases
 from lineage.store import alignments, build_lineage
@@ -46,6 +47,9 @@ def bench_lineage(captures_dir: Path) -> dict[str, Any]:
         start = time.perf_counter()
         build_lineage(db)
         rebuild = _seconds(start)
+        start = time.perf_counter()
+        build_derived(db)
+        derived = _seconds(start)
         diffs = {}
         for old, new in DIFF_PAIRS:
             if old in dates and new in dates:
@@ -67,6 +71,7 @@ def bench_lineage(captures_dir: Path) -> dict[str, Any]:
         "align_all_pairs_seconds": align_all,
         "build_lineage_seconds": build,
         "build_lineage_again_seconds": rebuild,
+        "derived_answers_seconds": derived,
         "change_counts": built["counts"],
         "diff": diffs,
         "diff_slowest_seconds": max((d["seconds"] for d in diffs.values()), default=None),

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from archive.manifest import CAPTURES_DIR
-from archive.store import open_store
+from archive.store import open_reader, open_store
 from rules_history.crawl_cli import crawl_command, warc_command
 from rules_history.examples_cli import examples as examples_command
 from rules_history.lineage_cli import blame as blame_command
@@ -83,15 +83,23 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
 @json_option
 @reports_errors
 def releases_command(db_file: str | None, as_json: bool) -> None:
-    """List the releases in the store: date, name, number of clauses."""
+    """List the releases in the store: date, name, number of clauses and of examples.
+
+    A clause is what has a history: a chapter, section, rule, subrule or glossary entry (the
+    clauses `blame` lists); examples follow their rule and are counted apart."""
     from archive.capture_diffs import release_captures
     from archive.query import releases
+    from lineage.counts import release_counts
     from lineage.derived import DERIVED_NOTE, derived_releases
+    from lineage.freshness import require_current
 
-    db = open_store(db_file)
+    db = open_reader(db_file)
+    require_current(db)
+    counts = release_counts(db)
     rows = releases(db)
     derived = derived_releases(db)
     for row in rows:
+        row.update(counts[row["date"]])
         row["captures"] = release_captures(db, row["date"])
         if row["date"] in derived:
             row["derived"], row["note"] = True, DERIVED_NOTE
@@ -100,7 +108,8 @@ def releases_command(db_file: str | None, as_json: bool) -> None:
         return
     for row in rows:
         named = " ".join(part for part in (row["set_code"] or "", row["name"] or "") if part)
-        line = f"{row['date']}  {row['clauses']:>5} clauses  {named}".rstrip()
+        line = f"{row['date']}  {row['clauses']:>5} clauses  {row['examples']:>4} examples"
+        line = f"{line}  {named}".rstrip()
         if len(row["captures"]) > 1:
             line += f"  [{len(row['captures'])} captures]"
         click.echo(line + (f"  ({DERIVED_NOTE})" if row.get("derived") else ""))
@@ -125,7 +134,7 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     from archive.query import show as show_clause
     from lineage.derived import DERIVED_NOTE, is_derived
 
-    db = open_store(db_file)
+    db = open_reader(db_file)
     clause = show_clause(db, rule, as_of)
     if is_derived(db, clause["release"]):
         clause["derived"], clause["note"] = True, DERIVED_NOTE
@@ -169,7 +178,7 @@ def export(release: str, capture_file: str | None, output_format: str, db_file: 
     from archive.query import capture_for_export, export_parts, rebuild_text, resolve_when
     from lineage.derived import DERIVED_NOTE, is_derived
 
-    db = open_store(db_file)
+    db = open_reader(db_file)
     when = resolve_when(db, release)
     capture = capture_for_export(db, when, capture_file)
     derived = is_derived(db, when)

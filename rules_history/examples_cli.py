@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from archive.errors import LookupFailed
-from archive.store import open_store
+from archive.store import open_reader
 from rules_history.options import db_option, json_option, print_json, reports_errors
 
 
@@ -24,14 +24,16 @@ from rules_history.options import db_option, json_option, print_json, reports_er
 def examples(
     as_of: str | None, scenario_id: str | None, list_only: bool, db_file: str | None, as_json: bool
 ) -> None:
-    """Run the face-down scenarios against every release they apply to.
+    """The face-down scenarios run against every release they apply to (as `ingest` stored
+    them).
 
     One record per scenario and release: the outcome the release's text decides, the clauses
     that decide it, the answer its source expects, and whether the outcome changed since the
     previous release (with the rule change behind it).
     """
-    from facedown.run import run_all
     from facedown.scenarios import BY_ID, SCENARIOS
+    from facedown.store import require_examples, stored_examples
+    from lineage.freshness import require_current
 
     if scenario_id is not None and scenario_id not in BY_ID:
         raise LookupFailed(f"no scenario {scenario_id!r}; try one of: {', '.join(BY_ID)}")
@@ -43,7 +45,10 @@ def examples(
             for scenario in chosen:
                 click.echo(f"{scenario.id:28} {scenario.title}  [{scenario.rules}]")
         return
-    records = run_all(open_store(db_file), as_of)
+    db = open_reader(db_file)
+    require_current(db)
+    require_examples(db)
+    records = stored_examples(db, as_of)
     if scenario_id is not None:
         records = [r for r in records if r["scenario"] == scenario_id]
     if as_json:

@@ -1,6 +1,6 @@
 """The `trace`, `diff` and `blame` commands: a clause's history, two releases compared, and
-the release each clause's wording dates from. Each brings the stored lineages up to date
-first (a no-op when nothing changed since `ingest`)."""
+the release each clause's wording dates from. They only read the store (`rules-history
+ingest` writes it); on a store that is behind they say so in one line."""
 
 from __future__ import annotations
 
@@ -13,14 +13,11 @@ from rules_history.options import db_option, json_option, print_json, reports_er
 
 
 def _store(db_file: str | None) -> Database:
-    from archive.manifest import CAPTURES_DIR
-    from archive.store import open_store
-    from lineage.store import build_lineage
-    from rules_history.pipeline import ingest_explanations
+    from archive.store import open_reader
+    from lineage.freshness import require_current
 
-    db = open_store(db_file)
-    if build_lineage(db)["aligned"]:  # lineages changed: explanations follow them
-        ingest_explanations(db, CAPTURES_DIR)
+    db = open_reader(db_file)
+    require_current(db)
     return db
 
 

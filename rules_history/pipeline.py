@@ -1,7 +1,14 @@
-"""Bring the store up to date from a captures folder: releases, witnesses, lineages.
+"""Bring the store up to date from a captures folder: every stage that writes, in order.
 
-`ingest` and `build` both start here, so a site built on a fresh clone has the same store
-as one built after an explicit ingest.
+1. ingest: parse new captures into releases, and the catalogue's gaps (archive.ingest,
+   archive.gaps);
+2. witnesses: parse the witness pages and cross-check them (archive.witnesses);
+3. lineage: align the releases that are new or stale (lineage.store);
+4. derived answers: wording spans, blame, clause counts, change lists (lineage.answers);
+5. examples: the face-down scenarios run against every release (facedown.store).
+
+`ingest` and `build` both start here; everything else (the read commands, the site, the
+bench's reads) only reads what these stages stored.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ from archive.witnesses import store_witnesses
 from crawler.bulletin_captures import bulletin_articles
 from crawler.catalogue import CATALOGUE_FILE
 from crawler.witness_captures import witness_documents
+from facedown.store import store_examples
+from lineage.answers import build_derived
 from lineage.store import build_lineage
 
 
@@ -33,6 +42,8 @@ class UpdateReport:
     lineage: dict[str, Any] = field(default_factory=dict)
     names: int = 0
     explanations: dict[str, Any] = field(default_factory=dict)
+    derived: dict[str, Any] = field(default_factory=dict)
+    examples: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> list[tuple[str, str]]:
@@ -45,6 +56,8 @@ class UpdateReport:
             "lineage": self.lineage,
             "names": self.names,
             "explanations": self.explanations,
+            "derived": self.derived,
+            "examples": self.examples,
         }
 
 
@@ -74,10 +87,10 @@ def update_store(
     captures_dir: Path,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items,
 ) -> UpdateReport:
-    """Ingest new captures (and the catalogue's gaps), then the witnesses (checked against
-    those releases), then align whatever releases are new or stale, then name the releases
-    and match the official explanations to the changes. One writer at a time: a second one is
-    refused."""
+    """Run every stage that writes, in order; each skips what is already current: ingest
+    (with the catalogue's gaps and the captures' differences), witnesses, lineage, release
+    names, official explanations, the derived answers, the examples. One writer at a time: a
+    second one is refused."""
     with store_writer_lock(db):
         report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
         store_capture_differences(db)
@@ -89,6 +102,8 @@ def update_store(
         report.names = store_release_names(db)
         report.explanations = ingest_explanations(db, captures_dir)
         report.releases.failed.extend(report.explanations.pop("failed"))
+        report.derived = build_derived(db)
+        report.examples = store_examples(db)
     return report
 
 

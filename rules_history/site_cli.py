@@ -10,7 +10,7 @@ import click
 
 from archive.errors import RulesHistoryError
 from archive.locking import writer_lock
-from archive.store import db_path, open_store
+from archive.store import db_path, open_reader, open_store
 from rules_history.options import (
     captures_option,
     db_option,
@@ -24,7 +24,7 @@ MAX_PORT = 65535  # TCP port numbers are 16 bits
 
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
-    """Run the ingest first (a no-op when every capture is already stored)."""
+    """Run the pipeline first (a no-op when every stage is current)."""
     from rules_history.pipeline import update_store as update
 
     db = open_store(db_file)
@@ -66,7 +66,8 @@ def build(
     db_file: str | None,
     as_json: bool,
 ) -> None:
-    """Bring the store up to date, then render the whole static site into --out."""
+    """Bring the store up to date (the pipeline, as `ingest`), then render the whole static
+    site into --out (reading the store only)."""
     from renderer.build import build_site
     from renderer.links import external_url
 
@@ -75,7 +76,9 @@ def build(
     check_writable_folder(out)
     with writer_lock(db_path(db_file)):  # no ingest may change the store while pages render
         update_store(db_file, captures_dir, quiet or as_json)
-        report = build_site(open_store(db_file), out, base_url=base_url, search=not no_search)
+        report = build_site(open_reader(db_file), out, base_url=base_url, search=not no_search)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     if as_json:
         print_json(report.__dict__)
     elif not quiet:

@@ -84,29 +84,51 @@ def small_store(
     db.close()
 
 
-@pytest.fixture(scope="session")
-def full_lineage(full_store: Database) -> Database:
-    """The full store with the lineages of every release built (a few seconds more)."""
+def run_stages(db: Database) -> Database:
+    """The pipeline's stages after the ingest (rules_history.pipeline): lineages, derived
+    answers, examples; what the readers (CLI, site) need."""
+    from facedown.store import store_examples
+    from lineage.answers import build_derived
     from lineage.store import build_lineage
 
-    build_lineage(full_store)
-    return full_store
+    build_lineage(db)
+    build_derived(db)
+    store_examples(db)
+    return db
+
+
+@pytest.fixture(scope="session")
+def full_lineage(full_store: Database) -> Database:
+    """The full store with every stage of the pipeline run (lineages, derived answers,
+    examples: some fifteen seconds more)."""
+    return run_stages(full_store)
 
 
 @pytest.fixture(scope="session")
 def small_lineage(small_store: Database) -> Database:
-    """The small store with its lineages built: each release aligned with the one before."""
-    from lineage.store import build_lineage
-
-    build_lineage(small_store)
-    return small_store
+    """The small store with every stage run: each release aligned with the one before."""
+    return run_stages(small_store)
 
 
 @pytest.fixture(scope="session")
-def small_site(tmp_path_factory: pytest.TempPathFactory, small_store: Database) -> Path:
+def small_site(tmp_path_factory: pytest.TempPathFactory, small_lineage: Database) -> Path:
     """The static site built from the small store (with its search index)."""
     from renderer.build import build_site
 
     out = tmp_path_factory.mktemp("site") / "_site"
-    build_site(small_store, out)
+    build_site(small_lineage, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def full_site(tmp_path_factory: pytest.TempPathFactory, full_lineage: Database) -> Path:
+    """The whole site built once from the full store (about half a minute; no search index),
+    from a read-only connection, as `rules-history build` renders it."""
+    from archive.store import open_reader
+    from renderer.build import build_site
+
+    full_lineage.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    out = tmp_path_factory.mktemp("full-site") / "_site"
+    path = full_lineage.execute("PRAGMA database_list").fetchone()[2]
+    build_site(open_reader(path), out, search=False)
     return out

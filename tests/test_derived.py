@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_captures_dir
+from conftest import make_captures_dir, run_stages
 from sqlite_utils import Database
 
 from archive.ingest import ingest_captures
@@ -20,7 +20,6 @@ from archive.store import open_store
 from lineage.blame import blame
 from lineage.compare import diff_releases
 from lineage.derived import DERIVED_NOTE, derived_releases
-from lineage.store import build_lineage
 from renderer.linkcheck import check_site
 from rules_history.cli import main
 
@@ -32,7 +31,7 @@ def scourge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     root = tmp_path_factory.mktemp("scourge")
     db = open_store(root / "rules.db")
     assert not ingest_captures(db, make_captures_dir(root / "captures", SCOURGE)).failed
-    build_lineage(db)
+    run_stages(db)  # lineage, derived answers, examples: what the readers need
     yield db
     db.close()
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_captures_dir
+from conftest import make_captures_dir, run_stages
 
 from archive.ingest import ingest_captures
 from archive.manifest import CAPTURES_DIR
 from archive.release_names import store_release_names
 from archive.store import open_store
-from lineage.store import build_lineage
 from renderer.build import build_site
 from rules_history.pipeline import ingest_explanations
 
@@ -25,7 +24,7 @@ def pair_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     captures = make_captures_dir(tmp_path_factory.mktemp("pair-captures"), PAIR)
     db = open_store(tmp_path_factory.mktemp("pair") / "rules.db")
     assert not ingest_captures(db, captures).failed
-    build_lineage(db)
+    run_stages(db)  # lineage, derived answers, examples: what the readers need
     store_release_names(db)
     counts = ingest_explanations(db, CAPTURES_DIR)
     assert counts["matched"] > 10

@@ -14,9 +14,9 @@ def db_file(db: Database) -> str:
     return str(db.execute("PRAGMA database_list").fetchall()[0][2])
 
 
-def test_examples_json_as_of(full_store: Database) -> None:
+def test_examples_json_as_of(full_lineage: Database) -> None:
     result = CliRunner().invoke(
-        main, ["examples", "--as-of", "2024-06-07", "--json", "--db", db_file(full_store)]
+        main, ["examples", "--as-of", "2024-06-07", "--json", "--db", db_file(full_lineage)]
     )
     assert result.exit_code == 0, result.output
     records = json.loads(result.output)
@@ -27,9 +27,9 @@ def test_examples_json_as_of(full_store: Database) -> None:
     assert ward["cites"] == ["702.168b", "708.2"] and ward["agrees"]
 
 
-def test_examples_text_and_errors(full_store: Database) -> None:
+def test_examples_text_and_errors(full_lineage: Database) -> None:
     runner = CliRunner()
-    args = ["--db", db_file(full_store)]
+    args = ["--db", db_file(full_lineage)]
     result = runner.invoke(main, ["examples", "--scenario", "morph-mana-cost", *args])
     assert result.exit_code == 0, result.output
     assert "changed since 2006-07-15 (was: {0}): reworded 502.26b->502.26b" in result.output

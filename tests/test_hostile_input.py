@@ -414,6 +414,8 @@ def test_a_second_writer_gets_one_line_and_the_store_is_intact(stored, tmp_path)
 
 
 def test_stores_opened_at_once_do_not_race_on_the_schema(tmp_path):
+    """Readers open the store read-only: on a store not built yet, three at once each say so
+    in one line, and none creates a file or a schema to race on."""
     for attempt in range(4):
         db = tmp_path / f"fresh-{attempt}.db"
         both = [
@@ -427,7 +429,11 @@ def test_stores_opened_at_once_do_not_race_on_the_schema(tmp_path):
         ]
         for process in both:
             _out, errors = process.communicate(timeout=120)
-            assert process.returncode == 0, errors
+            assert process.returncode == 1 and "Traceback" not in errors, errors
+            assert errors.strip().splitlines() == [
+                f"error: no store at {db}: run `rules-history ingest` to build it"
+            ]
+        assert not db.exists()
 
 
 # 18. A --db that is no SQLite store; an --out that cannot be; a port that is none.

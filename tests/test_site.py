@@ -75,7 +75,7 @@ def test_permalinks_by_number_and_date(small_site: Path) -> None:
     runs = json.loads(
         re.search(r'<script type="application/json" id="runs">(.*?)</script>', numbers).group(1)
     )
-    assert any(run["start"] == "2008-02-01" for run in runs)
+    assert any(run["first"] == "2008-02-01" for run in runs)
     page = read(small_site, "rule/504.2/2008-02-01/index.html")
     assert "Face-down spells on the stack" in page
     assert "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)" in page

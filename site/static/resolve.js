@@ -20,7 +20,7 @@
     var runs = JSON.parse(doc.getElementById("runs").textContent);
     for (var i = 0; i < runs.length; i++) {
       var run = runs[i];
-      if (day >= run.start && (run.current || (run.until && day < run.until))) {
+      if (day >= run.first && (run.current || (run.replaced_by && day < run.replaced_by))) {
         location.replace(run.url);
         return;
       }

@@ -42,7 +42,7 @@
   function resolve(data, day) {
     for (var i = 0; i < data.length; i++) {
       var run = data[i];
-      if (day >= run.start && (run.current || (run.until && day < run.until))) return run;
+      if (day >= run.first && (run.current || (run.replaced_by && day < run.replaced_by))) return run;
     }
     return null;
   }

@@ -1,0 +1,288 @@
+"""The derived answers, computed once from the lineages and stored: the pipeline stage after
+`lineage.store.build_lineage`. The CLI and the site read these tables; neither computes them.
+
+- `wordings`: each wording of each lineage (consecutive releases in which the clause kept one
+  exact text), with its span named the same everywhere: `first` (the first release that
+  printed it), `last` (the last release that printed it) and `replaced_by` (the release after
+  `last`: the one that printed a new wording, or removed or merged the clause; NULL while it
+  is still in force), the number of releases, its numbers, the kind of change that began it,
+  and its blame.
+- `blame`: for each clause of each release, `since` (the last change of wording: renumbering,
+  cross-references that follow one, and typography ignored, see `vocabulary.kinds.
+  WORDING_CHANGES`) and `text_since` (the last change of its text of any kind).
+- `release_counts`: what a release's clause count counts: `clauses` are the clauses that have
+  a history (chapters, sections, rules, subrules and glossary entries: the lineage members);
+  `rules` the rules and subrules among them; `glossary` the glossary entries; `examples` the
+  examples, which follow their rule and are not counted as clauses.
+- `release_changes`: the change list from the release before to each release,
+  `lineage.compare.diff_releases` without word diffs (THE change list; the CLI's `diff` prints
+  the same for neighbours).
+- `derived_state`: which lineage alignment each release's answers were computed from.
+
+Incremental like the lineages: from the first release whose alignment changed, everything
+later is recomputed; wordings are recomputed for the lineages alive from the release before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from itertools import groupby
+from typing import Any
+
+from sqlite_utils import Database
+
+from lineage.compare import compare_members, compared_with, load_members
+from lineage.derived import derived_releases
+from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
+
+DERIVED_VERSION = 1  # bump when a derived answer's definition changes: they are recomputed
+TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
+RULE_KINDS = ("rule", "subrule")
+
+
+def signature(db: Database) -> dict[str, str]:
+    """Release -> what its derived answers depend on: its alignment row and DERIVED_VERSION.
+
+    Any change of the lineage of a release or of one before it changes its alignment row
+    (build_lineage redoes every later release), so equal signatures mean equal inputs."""
+    rows = db.execute(
+        "SELECT release, previous_release, capture_id, previous_capture_id, version"
+        " FROM lineage_alignments ORDER BY release"
+    )
+    return {row[0]: json.dumps([*row, DERIVED_VERSION]) for row in rows}
+
+
+def first_stale(db: Database) -> str | None:
+    """The first release whose derived answers are missing or stale (None: all current)."""
+    wanted = signature(db)
+    done = dict(db.execute("SELECT release, signature FROM derived_state").fetchall())
+    stale = [release for release in sorted(wanted) if done.get(release) != wanted[release]]
+    extra = set(done) - set(wanted)
+    if extra:
+        stale.append(min(extra))
+    return min(stale) if stale else None
+
+
+def build_derived(db: Database) -> dict[str, Any]:
+    """Compute and store the derived answers of every release that needs them."""
+    start = first_stale(db)
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    report: dict[str, Any] = {"releases": len(dates), "computed": 0}
+    if start is None:
+        return report
+    redo = [day for day in dates if day >= start]
+    before = [day for day in dates if day < start]
+    with db.atomic():
+        for table in ("blame", "release_counts", "release_changes", "derived_state"):
+            db.conn.execute(f"DELETE FROM {table} WHERE release >= ?", [start])
+        _store_counts(db, redo)
+        _store_blame(db, start)
+        _store_changes(db, redo)
+        report["wordings"] = _store_wordings(db, before[-1] if before else None)
+        wanted = signature(db)
+        db.conn.executemany(
+            "INSERT OR REPLACE INTO derived_state (release, signature) VALUES (?, ?)",
+            [(day, wanted[day]) for day in redo if day in wanted],
+        )
+    report["computed"] = len(redo)
+    return report
+
+
+def _store_counts(db: Database, dates: list[str]) -> None:
+    for day in dates:
+        kinds: dict[str, int] = dict(
+            db.execute(
+                "SELECT kind, count(*) FROM lineage_members WHERE release = ? GROUP BY kind",
+                [day],
+            ).fetchall()
+        )
+        examples = db.execute(
+            """SELECT count(*) FROM releases JOIN parts ON parts.capture_id = releases.capture_id
+               WHERE releases.date = ? AND parts.kind = 'example'""",
+            [day],
+        ).fetchone()[0]
+        db.conn.execute(
+            """INSERT INTO release_counts (release, clauses, rules, glossary, examples)
+               VALUES (?, ?, ?, ?, ?)""",
+            [
+                day,
+                sum(kinds.values()),
+                sum(kinds.get(kind, 0) for kind in RULE_KINDS),
+                kinds.get("glossary", 0),
+                examples,
+            ],
+        )
+
+
+def _store_blame(db: Database, start: str) -> None:
+    """`since` and `text_since` of every member of the releases from `start` on."""
+    events: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for lineage_id, release, kind in db.execute(
+        "SELECT lineage_id, release, kind FROM lineage_events ORDER BY lineage_id, release, id"
+    ):
+        events[lineage_id].append((release, kind))
+    copies = derived_releases(db)
+    rows = []
+    members = db.execute(
+        """SELECT m.part_id, m.lineage_id, m.release, m.number, l.first_release
+           FROM lineage_members m JOIN lineages l ON l.id = m.lineage_id
+           WHERE m.release >= ? ORDER BY m.lineage_id, m.release""",
+        [start],
+    )
+    for lineage_id, group in groupby(members, key=lambda row: row[1]):
+        history = events.get(lineage_id, [])
+        since = text_since = None
+        i = 0
+        for part_id, _lineage, release, number, first_release in group:
+            while i < len(history) and history[i][0] <= release:
+                when, kind = history[i]
+                if kind in WORDING_CHANGES:
+                    since = when
+                if kind in TEXT_CHANGES:
+                    text_since = when
+                i += 1
+            dated = since or first_release
+            if release in copies:  # a clause a derived copy shares with a later official
+                dated = min(dated, release)  # release only dates from the copy
+            rows.append((part_id, lineage_id, release, number, dated, text_since or dated))
+    db.conn.executemany(
+        """INSERT INTO blame (part_id, lineage_id, release, number, since, text_since)
+           VALUES (?, ?, ?, ?, ?, ?)""",
+        rows,
+    )
+
+
+def _store_changes(db: Database, dates: list[str]) -> None:
+    """The change list of each release in `dates` from the release it is compared with
+    (`compared_with`); a derived copy's changes carry whether the next official release
+    confirms them (lineage.derived.annotate_diff)."""
+    every = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    bases = compared_with(every, derived_releases(db))
+    loaded: dict[str, Any] = {}
+
+    def members(day: str) -> Any:
+        if day not in loaded:
+            if len(loaded) > 2:
+                loaded.clear()
+            loaded[day] = load_members(db, day, words=False)
+        return loaded[day]
+
+    for day in dates:
+        base = bases.get(day)
+        if base is None:
+            continue
+        result = compare_members(db, (base, members(base)), (day, members(day)), words=False)
+        db.conn.executemany(
+            """INSERT INTO release_changes (release, position, previous_release, kind,
+               old_numbers, new_numbers, lineage_id, old_part_id, new_part_id,
+               related_lineages, unconfirmed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            [
+                (
+                    day,
+                    position,
+                    base,
+                    change["kind"],
+                    json.dumps(change["old"]),
+                    json.dumps(change["new"]),
+                    change["lineage"],
+                    change["old_part"],
+                    change["new_part"],
+                    json.dumps(change["related_lineages"]),
+                    int(not change.get("confirmed", True)),
+                )
+                for position, change in enumerate(result["changes"])
+            ],
+        )
+
+
+def _store_wordings(db: Database, previous: str | None) -> int:
+    """Recompute the wordings that the releases after `previous` may change: those that
+    reached `previous` or later (extended or replaced now) and those of new lineages; the
+    closed wordings before stay as they are (every wording, when `previous` is None)."""
+    since = previous or ""
+    db.conn.execute("DROP TABLE IF EXISTS temp.open_wordings")
+    db.conn.execute(
+        """CREATE TEMP TABLE open_wordings AS SELECT w.lineage_id, min(w.position) AS position,
+           min(w.first) AS first FROM wordings w JOIN lineages l ON l.id = w.lineage_id
+           WHERE w.last >= ? AND l.first_release <= ? GROUP BY w.lineage_id""",
+        # Only lineages that began by `previous` keep their ids; a later one may reuse the
+        # id of a lineage forgotten by the rebuild, whose wordings go below.
+        [since, since],
+    )
+    db.conn.execute("DELETE FROM wordings WHERE last >= ?", [since])
+    db.conn.execute("DELETE FROM wordings WHERE lineage_id NOT IN (SELECT id FROM lineages)")
+    # A lineage rebuilt under an id that held another one (a derived copy's lineages are
+    # made again with each rebuild) starts elsewhere: its rows go, and it is done whole below.
+    db.conn.execute(
+        """DELETE FROM wordings WHERE lineage_id IN (SELECT w.lineage_id FROM wordings w
+           JOIN lineages l ON l.id = w.lineage_id WHERE w.position = 0
+           AND w.first != l.first_release)"""
+    )
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    following = dict(zip(dates, dates[1:], strict=False))
+    offsets = {row[0]: row[1] for row in db.execute("SELECT * FROM temp.open_wordings")}
+    kinds = {
+        (row[0], row[1]): row[2]
+        for row in db.execute(
+            "SELECT lineage_id, release, kind FROM lineage_events WHERE release > ?"
+            " ORDER BY id DESC",
+            [since],
+        )
+    }
+    members = db.execute(
+        """SELECT m.lineage_id, m.release, m.number, p.version_hash, cv.normalised_hash,
+                  b.since, b.text_since
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           LEFT JOIN clause_versions cv ON cv.hash = p.version_hash
+           LEFT JOIN blame b ON b.part_id = m.part_id
+           LEFT JOIN temp.open_wordings o ON o.lineage_id = m.lineage_id
+           JOIN lineages l ON l.id = m.lineage_id
+           WHERE m.release >= coalesce(o.first, l.first_release)
+             AND (o.lineage_id IS NOT NULL
+                  OR l.id NOT IN (SELECT DISTINCT lineage_id FROM wordings))
+           ORDER BY m.lineage_id, m.release, p.position"""
+    )
+    rows = []
+    for lineage_id, group in groupby(members, key=lambda row: row[0]):
+        offset = offsets.get(lineage_id, 0)
+        runs = ((version, list(items)) for version, items in groupby(group, key=lambda r: r[3]))
+        for position, (version, items) in enumerate(runs, start=offset):
+            first, last = items[0][1], items[-1][1]
+            if not position:
+                kind: str = ADDED
+            else:
+                kind = kinds.get((lineage_id, first)) or _kind_before(db, lineage_id, first)
+            rows.append(
+                (
+                    lineage_id,
+                    position,
+                    version,
+                    items[0][4],
+                    first,
+                    last,
+                    following.get(last),
+                    len(items),
+                    json.dumps(list(dict.fromkeys(item[2] for item in items))),
+                    str(kind),
+                    items[-1][5],
+                    items[-1][6],
+                )
+            )
+    db.conn.executemany(
+        """INSERT INTO wordings (lineage_id, position, version_hash, normalised_hash, first,
+           last, replaced_by, releases, numbers, kind, since, text_since)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        rows,
+    )
+    db.conn.execute("DROP TABLE temp.open_wordings")
+    return len(rows)
+
+
+def _kind_before(db: Database, lineage_id: int, release: str) -> str:
+    """The kind of the event that began a wording older than the releases redone."""
+    row = db.execute(
+        "SELECT kind FROM lineage_events WHERE lineage_id = ? AND release = ? ORDER BY id",
+        [lineage_id, release],
+    ).fetchone()
+    return str(row[0]) if row else str(UNCHANGED)

@@ -1,0 +1,190 @@
+"""The read-only model of the site: everything the pages show that the store answers,
+loaded once, in one place and one order, before any page is prepared. The renderer computes
+no answer of its own: change lists, wording spans, blame, counts and the executable examples
+are the pipeline's, read from their tables (lineage.answers, facedown.store); what the model
+adds is presentation (each clause history's URL and title, the number runs' URLs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from sqlite_utils import Database
+
+from facedown.store import require_examples, stored_examples
+from lineage.derived import derived_releases
+from lineage.freshness import require_current
+from renderer.changes import Change, all_changes
+from renderer.environment import clause_anchor, rule_url
+from renderer.examples import lineage_examples
+from renderer.queries import Run, number_runs, releases
+
+# What a page shows of an official explanation (and what its key covers).
+SHOWN = ("article", "set_name", "url", "heading", "explanation", "matched_by", "release")
+
+
+@dataclass(frozen=True)
+class Wording:
+    """One wording of a lineage, its span named as everywhere: first, last, replaced_by."""
+
+    version: str
+    normalised: str | None
+    first: str
+    last: str
+    replaced_by: str | None
+    releases: int
+    numbers: tuple[str, ...]
+    kind: str
+    since: str
+    text_since: str
+
+
+# A member of a lineage: (release, number, version hash, part id, normalised hash).
+Member = tuple[str, str, str, int, str | None]
+
+
+@dataclass(frozen=True)
+class SiteModel:
+    releases: tuple[dict[str, Any], ...]
+    changes: dict[str, list[Change]]
+    lineages: dict[int, dict[str, Any]]
+    members: dict[int, list[Member]]
+    events: dict[int, list[dict[str, Any]]]
+    wordings: dict[int, tuple[Wording, ...]]
+    history_url: dict[int, str]
+    part_lineage: dict[int, int]
+    runs: dict[str, list[Run]]
+    run_urls: frozenset[str]
+    example_rows: tuple[dict[str, Any], ...]
+    lineage_examples: dict[int, list[dict[str, Any]]]
+    witnessed: frozenset[str]
+    derived: frozenset[str]  # releases read from a derived copy (lineage.derived)
+    explained: dict[tuple[int, str], list[dict[str, Any]]]
+
+    @cached_property
+    def dates(self) -> list[str]:
+        return [row["date"] for row in self.releases]
+
+    def history_title(self, lineage: int) -> str:
+        return history_title(self.lineages[lineage])
+
+
+def history_title(row: dict[str, Any]) -> str:
+    """'504.2 → 708.2 (from 2002)': no end year, so that a new release changes the title
+    (and every page that shows it) only when it renumbers the clause."""
+    first, last = row["first_number"], row["last_number"]
+    numbers = first if first == last else f"{first} → {last}"
+    return f"{numbers} (from {row['first_release'][:4]})"
+
+
+def history_urls(lineages: dict[int, dict[str, Any]]) -> dict[int, str]:
+    """/history/FIRST-RELEASE/FIRST-NUMBER/, stable as releases are added (a lineage that
+    shares both with an older one gets its id appended)."""
+    urls: dict[int, str] = {}
+    taken: set[str] = set()
+    for lineage_id, row in sorted(lineages.items()):
+        base = f"/history/{row['first_release']}/{clause_anchor(row['first_number'] or 'x')}/"
+        url = base if base not in taken else base.rstrip("/") + f"-{lineage_id}/"
+        taken.add(url)
+        urls[lineage_id] = url
+    return urls
+
+
+def _wordings(db: Database) -> dict[int, tuple[Wording, ...]]:
+    found: dict[int, list[Wording]] = defaultdict(list)
+    for row in db.execute(
+        """SELECT lineage_id, version_hash, normalised_hash, first, last, replaced_by,
+                  releases, numbers, kind, since, text_since
+           FROM wordings ORDER BY lineage_id, position"""
+    ):
+        lineage, version, normalised, first, last, replaced_by, count, numbers = row[:8]
+        kind, since, text_since = row[8:]
+        found[lineage].append(
+            Wording(
+                version,
+                normalised,
+                first,
+                last,
+                replaced_by,
+                count,
+                tuple(json.loads(numbers)),
+                kind,
+                since,
+                text_since,
+            )
+        )
+    return {lineage: tuple(items) for lineage, items in found.items()}
+
+
+def _members(db: Database) -> tuple[dict[int, list[Member]], dict[int, int]]:
+    members: dict[int, list[Member]] = defaultdict(list)
+    part_lineage: dict[int, int] = {}
+    for lineage, release, number, version, part, normalised in db.execute(
+        """SELECT m.lineage_id, m.release, m.number, p.version_hash, m.part_id,
+                  cv.normalised_hash
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           LEFT JOIN clause_versions cv ON cv.hash = p.version_hash
+           ORDER BY m.lineage_id, m.release, p.position"""
+    ):
+        members[lineage].append((release, number, version, part, normalised))
+        part_lineage[part] = lineage
+    return dict(members), part_lineage
+
+
+def _events(db: Database) -> dict[int, list[dict[str, Any]]]:
+    events: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in db.query(
+        """SELECT lineage_id, release, kind, old_numbers, new_numbers, related_lineages,
+                  method, score, weak
+           FROM lineage_events ORDER BY lineage_id, release, id"""
+    ):
+        events[row["lineage_id"]].append(row)
+    return dict(events)
+
+
+def _explained(db: Database) -> dict[tuple[int, str], list[dict[str, Any]]]:
+    """(lineage, release) -> the official explanations of that change (archive.explanations)."""
+    from archive.explanations import all_explanations
+
+    found: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for item in all_explanations(db):
+        shown = {key: item[key] for key in SHOWN}
+        found.setdefault((item["lineage"], item["release"]), []).append(shown)
+    return found
+
+
+def load_model(db: Database) -> SiteModel:
+    """Read the model from a store that the pipeline brought up to date (else StaleStore)."""
+    require_current(db)
+    require_examples(db)
+    rows = tuple(releases(db))
+    dates = [row["date"] for row in rows]
+    changes = all_changes(db)
+    lineages = {row["id"]: row for row in db.query("SELECT * FROM lineages")}
+    members, part_lineage = _members(db)
+    runs = number_runs(db, dates)
+    examples = tuple(stored_examples(db))
+    anchors = {day: {c.anchor for c in found} for day, found in changes.items()}
+    return SiteModel(
+        releases=rows,
+        changes=changes,
+        lineages=lineages,
+        members=members,
+        events=_events(db),
+        wordings=_wordings(db),
+        history_url=history_urls(lineages),
+        part_lineage=part_lineage,
+        runs=runs,
+        run_urls=frozenset(
+            rule_url(run.number, run.start) for found in runs.values() for run in found
+        ),
+        example_rows=examples,
+        lineage_examples=lineage_examples(db, list(examples), dates, anchors),
+        explained=_explained(db),
+        derived=frozenset(derived_releases(db)),
+        witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
+    )

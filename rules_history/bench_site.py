@@ -1,0 +1,122 @@
+"""Site build figures for `rules-history bench`: a full build from an up-to-date store, and
+a rebuild after one new release (the newest capture held back, then brought in by the
+pipeline: its ingest, lineage, derived answers and examples, then the build), with the peak
+memory of the build, the page count and the total size.
+
+The build itself only reads: the pipeline (rules_history.pipeline) writes the store first,
+as `rules-history build` does.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from archive.store import open_reader, open_store
+from renderer.build import build_site
+from rules_history.pipeline import update_store
+
+# Targets (issue 9), printed beside the figures.
+FULL_BUILD_TARGET_SECONDS = 20.0
+REBUILD_TARGET_SECONDS = 3.0
+PEAK_MEMORY_TARGET_MB = 1024.0
+
+
+def _captures_without_newest(captures_dir: Path, target: Path) -> tuple[Path, str]:
+    manifest = json.loads((captures_dir / "manifest.json").read_bytes())
+    newest = max(entry["date"] for entry in manifest)
+    kept = [entry for entry in manifest if entry["date"] != newest]
+    for entry in kept:
+        (target / entry["file"]).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(captures_dir / entry["file"], target / entry["file"])
+    (target / "manifest.json").write_text(json.dumps(kept))
+    return target, newest
+
+
+def site_size(out: Path) -> tuple[int, int, int]:
+    """(HTML pages, files, bytes) of a built site."""
+    files = [p for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts]
+    pages = sum(1 for p in files if p.suffix == ".html")
+    return pages, len(files), sum(p.stat().st_size for p in files)
+
+
+def _build_in_child(db_file: Path, out: Path, queue: Any) -> None:
+    """One build in a process of its own, so that its peak memory is its own: the largest
+    resident size among it and its render workers."""
+    report = build_site(open_reader(db_file), out)
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    queue.put({**report.__dict__, "peak_rss_megabytes": round(max(own, workers) / 1024, 1)})
+
+
+def measured_build(db_file: Path, out: Path) -> dict[str, Any]:
+    """build_site in a forked child; its report with the peak memory of the build."""
+    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        report = build_site(open_reader(db_file), out)
+        return {**report.__dict__, "peak_rss_megabytes": None}
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_build_in_child, args=(db_file, out, queue))
+    child.start()
+    result: dict[str, Any] = queue.get()
+    child.join()
+    return result
+
+
+def bench_site(captures_dir: Path) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        full_db = root / "full.db"
+        start = time.perf_counter()
+        db = open_store(full_db)
+        update_store(db, captures_dir)
+        db.close()
+        pipeline_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        full = measured_build(full_db, root / "site-full")
+        full_seconds = time.perf_counter() - start
+        pages, files, size = site_size(root / "site-full")
+
+        older, newest = _captures_without_newest(captures_dir, root / "older")
+        step_db = root / "step.db"
+        db = open_store(step_db)
+        update_store(db, older)
+        db.close()
+        measured_build(step_db, root / "site-step")
+        start = time.perf_counter()
+        db = open_store(step_db)
+        update_store(db, captures_dir)
+        db.close()
+        new_release = time.perf_counter() - start
+        began = time.perf_counter()
+        step = measured_build(step_db, root / "site-step")
+        rebuild = time.perf_counter() - began
+        total = time.perf_counter() - start
+    return {
+        "cores": os.cpu_count(),
+        "pipeline_full_seconds": round(pipeline_seconds, 2),
+        "full_build_seconds": round(full_seconds, 2),
+        "full_build_target_seconds": FULL_BUILD_TARGET_SECONDS,
+        "full_build_timings": full["timings"],
+        "full_build_peak_rss_megabytes": full["peak_rss_megabytes"],
+        "peak_memory_target_megabytes": PEAK_MEMORY_TARGET_MB,
+        "rebuild_after_one_release": newest,
+        "rebuild_pipeline_seconds": round(new_release, 2),
+        "rebuild_build_seconds": round(rebuild, 2),
+        "rebuild_with_ingest_and_lineage_seconds": round(total, 2),
+        "rebuild_target_seconds": REBUILD_TARGET_SECONDS,
+        "rebuild_pages_rendered": step["pages_rendered"],
+        "rebuild_pages_unchanged": step["pages_skipped"],
+        "rebuild_timings": step["timings"],
+        "rebuild_peak_rss_megabytes": step["peak_rss_megabytes"],
+        "pages": pages,
+        "files": files,
+        "megabytes": round(size / 1e6, 1),
+    }

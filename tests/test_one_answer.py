@@ -1,0 +1,267 @@
+"""One answer everywhere (issue 9): the command line's JSON and the site's pages agree.
+
+The three contradictions the issue found are tested first; then the consistency suite: a
+seeded sample of clause histories from every era, with every face-down and morph clause
+(tests/data/facedown_lineage.json), compared between `rules-history trace/blame/show --json`
+and the history pages: numbers through time, wording spans, blame, the kind of each change,
+the number today.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+from sqlite_utils import Database
+
+from rules_history.cli import main
+
+DATA = Path(__file__).parent / "data" / "facedown_lineage.json"
+SEED = 9
+# Eras of the CR's numbering: before Onslaught's rewrite, the 504 era, the 707 era (the 2009
+# rewrite), the 708 era (the 2021 shift). The sample draws from each.
+ERAS = (
+    ("1999-01-01", "2002-10-07"),
+    ("2002-10-07", "2009-07-08"),
+    ("2009-07-08", "2021-07-12"),
+    ("2021-07-12", "9999-12-31"),
+)
+PER_ERA = 55  # 4 x 55 = 220 histories, plus the face-down and morph ones
+
+
+def db_file(db: Database) -> str:
+    return str(db.execute("PRAGMA database_list").fetchone()[2])
+
+
+def cli_json(db: Database, *args: str) -> Any:
+    result = CliRunner().invoke(main, [*args, "--json", "--db", db_file(db)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+@cache
+def history_pages(site: Path) -> dict[int, Path]:
+    """Lineage id -> its history page, read from the pages themselves (data-lineage)."""
+    found: dict[int, Path] = {}
+    pattern = re.compile(rb'<article class="history" data-lineage="(\d+)"')
+    for top, _dirs, files in os.walk(site / "history"):
+        if "index.html" in files:
+            path = Path(top) / "index.html"
+            match = pattern.search(path.read_bytes())
+            assert match, path
+            found[int(match.group(1))] = path
+    return found
+
+
+def page(site: Path, lineage: int) -> BeautifulSoup:
+    return BeautifulSoup(history_pages(site)[lineage].read_text(encoding="utf-8"), "html.parser")
+
+
+def site_view(soup: BeautifulSoup) -> dict[str, Any]:
+    """What a history page shows, from its markup."""
+    wordings = []
+    for entry in soup.select("li.wording-entry"):
+        span = entry.select_one("span.span")
+        wordings.append(
+            {
+                "first": span["data-first"],
+                "last": span["data-last"] or None,
+                "replaced_by": span["data-replaced-by"] or None,
+                "kind": entry["data-kind"],
+                "numbers": entry["data-numbers"].split(),
+                "text": entry.select_one("blockquote.wording").get_text(),
+            }
+        )
+    today = soup.select_one("a.today")
+    return {
+        "since": soup.select_one("span.since")["data-since"],
+        "wordings": wordings,
+        "events": [(li["data-release"], li["data-kind"]) for li in soup.select("li.event")],
+        "number_spans": [
+            (row["data-number"], row["data-first"]) for row in soup.select("tr.number-span")
+        ],
+        "today": today["data-number"] if today else None,
+    }
+
+
+# --- the three contradictions of the issue -------------------------------------------
+
+
+def test_history_page_since_is_blames_since(full_lineage: Database, full_site: Path) -> None:
+    """/history/2001-07-23/504.2/ said "since July 12, 2021", blame said 2009-07-08."""
+    row = next(
+        r
+        for r in cli_json(full_lineage, "blame", "2026-01-16", "--rule", "708.2")
+        if r["number"] == "708.2"
+    )
+    shown = site_view(page(full_site, row["lineage"]))
+    assert shown["since"] == row["since"]
+    assert (full_site / "history/2001-07-23/504.2/index.html").exists()
+    assert history_pages(full_site)[row["lineage"]].parent.name == "504.2"
+
+
+def test_a_wording_span_is_the_same_on_the_number_and_history_pages(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """/rule/504.2/ ended the 2001 wording at October 7, 2002 (the release that replaced it),
+    the history page at February 20, 2002 (the last that printed it): both now give first,
+    last and replaced_by, named so."""
+    rule_page = BeautifulSoup(
+        (full_site / "rule/504.2/index.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    first_run = rule_page.select_one("ol.runs span.span")
+    lineage = cli_json(full_lineage, "trace", "504.2@2001-07-23")["lineage"]
+    history = site_view(page(full_site, lineage))["wordings"][0]
+    on_rule_page = (
+        first_run["data-first"],
+        first_run["data-last"],
+        first_run["data-replaced-by"],
+    )
+    assert on_rule_page == (history["first"], history["last"], history["replaced_by"])
+    assert on_rule_page == ("2001-07-23", "2002-02-20", "2002-10-07")
+    assert "July 23, 2001 – February 20, 2002 (3 releases; superseded October 7, 2002)" in (
+        first_run.get_text()
+    )
+    # A wording printed once reads as one date, never "July 1, 2003 – July 1, 2003".
+    for path in (full_site / "rule/504.2").glob("index.html"):
+        assert "July 1, 2003 – July 1, 2003" not in path.read_text(encoding="utf-8")
+
+
+def test_releases_and_blame_count_the_same_clauses(full_lineage: Database, full_site: Path) -> None:
+    """`releases` said 4,270 clauses for 2026-01-16 (examples included), `blame` 3,994."""
+    listed = {row["date"]: row for row in cli_json(full_lineage, "releases")}
+    for day in ("1999-04-23", "2009-07-08", "2026-01-16"):
+        blamed = cli_json(full_lineage, "blame", day)
+        assert listed[day]["clauses"] == len(blamed)
+    newest = listed["2026-01-16"]
+    releases_page = (full_site / "releases/index.html").read_text(encoding="utf-8")
+    assert f'<td class="num">{newest["clauses"]}</td>' in releases_page
+    release_page = (full_site / "releases/2026-01-16/index.html").read_text(encoding="utf-8")
+    assert f"{newest['clauses']} clauses (chapters, sections" in release_page
+    assert f"{newest['examples']} examples" in release_page
+
+
+# --- the consistency suite --------------------------------------------------------------
+
+
+def facedown_numbers() -> set[str]:
+    """The newest number of every face-down and morph clause the ground truth lists."""
+    data = json.loads(DATA.read_text())
+    return {list(entry["numbers"].values())[-1] for entry in data["lineages"]}
+
+
+def sample(db: Database) -> list[tuple[int, str, str]]:
+    """(lineage, number, release) of the sampled numbered clauses: PER_ERA from each era by
+    first release (seeded), and every face-down and morph clause."""
+    rows = list(
+        db.execute(
+            """SELECT id, first_release, last_release, last_number FROM lineages
+               WHERE kind != 'glossary' ORDER BY id"""
+        )
+    )
+    chooser = random.Random(SEED)
+    chosen: dict[int, tuple[int, str, str]] = {}
+    for start, end in ERAS:
+        era = [row for row in rows if start <= row[1] < end]
+        for lineage, _first, last, number in chooser.sample(era, PER_ERA):
+            chosen[lineage] = (lineage, number, last)
+    newest = max(row[2] for row in rows)
+    wanted = facedown_numbers()
+    for lineage, _first, last, number in rows:
+        if last == newest and number in wanted:
+            chosen[lineage] = (lineage, number, last)
+    return sorted(chosen.values())
+
+
+@pytest.fixture(scope="module")
+def sampled(full_lineage: Database) -> list[tuple[int, str, str]]:
+    found = sample(full_lineage)
+    assert len(found) >= 200 + len(facedown_numbers())
+    return found
+
+
+def test_the_sample_covers_every_era_and_the_face_down_rules(
+    full_lineage: Database, sampled: list[tuple[int, str, str]]
+) -> None:
+    firsts = dict(full_lineage.execute("SELECT id, first_release FROM lineages").fetchall())
+    for start, end in ERAS:
+        assert sum(start <= firsts[lineage] < end for lineage, _n, _r in sampled) >= PER_ERA
+    newest = full_lineage.execute("SELECT max(date) FROM releases").fetchone()[0]
+    newest_numbers = {number for _l, number, release in sampled if release == newest}
+    assert facedown_numbers() <= newest_numbers
+
+
+def test_cli_and_site_agree_on_every_sampled_history(
+    full_lineage: Database, full_site: Path, sampled: list[tuple[int, str, str]]
+) -> None:
+    blame_by_release: dict[str, dict[int, dict[str, Any]]] = {}
+    problems: list[str] = []
+    shown_words = 0
+    for lineage, number, release in sampled:
+        traced = cli_json(full_lineage, "trace", f"{number}@{release}")
+        assert traced["lineage"] == lineage
+        shown = site_view(page(full_site, lineage))
+        label = f"{number}@{release} (lineage {lineage})"
+        # The kind of each change, release by release.
+        events = [(e["release"], e["kind"]) for e in traced["entries"] if e["lineage"] == lineage]
+        if events != shown["events"]:
+            problems.append(f"{label}: events {events} != page {shown['events']}")
+        # Wording spans: first, last (none while in force), replaced_by, numbers, kind.
+        newest = traced["newest_release"]
+        cli_spans = [
+            (
+                w["first"],
+                None if w["last"] == newest else w["last"],
+                w["replaced_by"],
+                w["numbers"],
+                w["kind"],
+            )
+            for w in traced["wordings"]
+        ]
+        page_spans = [
+            (w["first"], w["last"], w["replaced_by"], w["numbers"], w["kind"])
+            for w in shown["wordings"]
+        ]
+        if cli_spans != page_spans:
+            problems.append(f"{label}: wordings {cli_spans} != page {page_spans}")
+        # Numbers through time: each number the page lists, from the release it began.
+        numbers = [(w["numbers"][0], w["first"]) for w in traced["wordings"]]
+        for shown_number, first in shown["number_spans"]:
+            if not any(n == shown_number and f <= first for n, f in numbers) and not any(
+                shown_number in w["numbers"] for w in traced["wordings"]
+            ):
+                problems.append(f"{label}: page number {shown_number} ({first}) not traced")
+        # The number today.
+        alive = traced["current_number"] if release == newest else None
+        if shown["today"] != alive:
+            problems.append(f"{label}: today {shown['today']} != trace {alive}")
+        # Blame, for the clause's last release.
+        if release not in blame_by_release:
+            blame_by_release[release] = {
+                row["lineage"]: row for row in cli_json(full_lineage, "blame", release)
+            }
+        since = blame_by_release[release][lineage]["since"]
+        if shown["since"] != since:
+            problems.append(f"{label}: page since {shown['since']} != blame {since}")
+        # The words: `show` prints what the page shows as the wording in force then (unless
+        # the release printed that number twice: `show` gives the first of the two).
+        first = shown["wordings"][0]
+        number, day = first["numbers"][0], first["first"]
+        printed = full_lineage.execute(
+            "SELECT count(*) FROM clauses WHERE release = ? AND number = ?", [day, number]
+        ).fetchone()[0]
+        if printed == 1:
+            shown_words += 1
+            clause = cli_json(full_lineage, "show", number, "--as-of", day)
+            if clause["text"] != first["text"]:
+                problems.append(f"{label}: show {number} of {day} differs from the page's wording")
+    assert not problems, "\n".join(problems[:20])
+    assert shown_words > 0.9 * len(sampled)

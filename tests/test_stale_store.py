@@ -1,0 +1,145 @@
+"""Bad input for the readers: a store with no lineage yet, a store from an older version, a
+store whose lineages are stale, a publish folder left by a killed build. Each is one line
+naming `rules-history ingest` (exit 1, no traceback), and the rerun finishes the job."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import make_captures_dir
+from sqlite_utils import Database
+
+from archive.ingest import ingest_captures
+from archive.store import open_reader, open_store
+from lineage.freshness import StaleStore
+from renderer.build import build_site
+
+RELEASES = ("2008-02-01", "2009-07-08", "2024-06-07")
+DERIVED_TABLES = (
+    "wordings",
+    "blame",
+    "release_counts",
+    "release_changes",
+    "derived_state",
+    "example_records",
+    "example_state",
+)
+
+
+def run(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "RULES_HISTORY_DB": str(db)}
+    return subprocess.run(
+        [sys.executable, "-m", "rules_history", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+def one_line(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 1, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def captures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_captures_dir(tmp_path_factory.mktemp("stale-captures"), RELEASES)
+
+
+@pytest.fixture(scope="module")
+def complete(tmp_path_factory: pytest.TempPathFactory, captures: Path) -> Path:
+    """A store brought up to date by `rules-history ingest`."""
+    path = tmp_path_factory.mktemp("complete") / "rules.db"
+    result = run("ingest", "--captures", str(captures), "--quiet", db=path)
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+def copy_of(store: Path, target: Path) -> Path:
+    db = Database(store)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    copy = target / "rules.db"
+    shutil.copyfile(store, copy)
+    return copy
+
+
+def test_no_lineage_yet(tmp_path: Path, captures: Path) -> None:
+    path = tmp_path / "rules.db"
+    db = open_store(path)
+    ingest_captures(db, captures)  # the releases only: no later stage ran
+    db.close()
+    for command in (["trace", "504.2"], ["blame", "2024-06-07"], ["releases"], ["examples"]):
+        one_line(run(*command, db=path), "no lineages yet", "`rules-history ingest`")
+    assert run("ingest", "--captures", str(captures), "--quiet", db=path).returncode == 0
+    assert run("trace", "504.2@2008-02-01", db=path).returncode == 0
+
+
+def test_a_store_from_an_older_version(tmp_path: Path, complete: Path, captures: Path) -> None:
+    path = copy_of(complete, tmp_path)
+    db = Database(path)  # made before the derived answers were stored
+    for table in DERIVED_TABLES:
+        db.execute(f"DROP TABLE {table}")
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm011_derived_answers'")
+    db.conn.commit()
+    db.close()
+    one_line(run("blame", "2024-06-07", "--rule", "708", db=path), "older version", "ingest")
+    one_line(run("diff", "2008-02-01", "2024-06-07", db=path), "older version")
+    assert run("ingest", "--captures", str(captures), "--quiet", db=path).returncode == 0
+    assert run("blame", "2024-06-07", "--rule", "708", db=path).returncode == 0
+
+
+def test_stale_lineages_and_answers(tmp_path: Path, complete: Path, captures: Path) -> None:
+    path = copy_of(complete, tmp_path)
+    db = Database(path)
+    db.execute(
+        "UPDATE lineage_alignments SET version = version - 1 WHERE release = ?", [RELEASES[1]]
+    )
+    db.conn.commit()
+    db.close()
+    one_line(run("trace", "708.2", db=path), f"lineages are out of date from the {RELEASES[1]}")
+    assert run("ingest", "--captures", str(captures), "--quiet", db=path).returncode == 0
+    db = Database(path)
+    db.execute("DELETE FROM derived_state WHERE release = ?", [RELEASES[2]])
+    db.conn.commit()
+    db.close()
+    one_line(run("releases", db=path), "stored answers", RELEASES[2], "ingest")
+    assert run("ingest", "--captures", str(captures), "--quiet", db=path).returncode == 0
+    assert run("releases", db=path).returncode == 0
+
+
+def test_a_stale_store_writes_no_page(tmp_path: Path, captures: Path) -> None:
+    path = tmp_path / "rules.db"
+    db = open_store(path)
+    ingest_captures(db, captures)
+    db.close()
+    with pytest.raises(StaleStore, match="rules-history ingest"):
+        build_site(open_reader(path), tmp_path / "site")
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_killed_build_is_finished_by_the_rerun(tmp_path: Path, complete: Path) -> None:
+    out = tmp_path / "site"
+    first = run("build", "--out", str(out), "--no-search", "--quiet", db=complete)
+    assert first.returncode == 0, first.stderr
+    page = out / "rule" / "708.2" / "index.html"
+    whole = page.read_bytes()
+    # What a build killed midway leaves: its marker, and a page cut short.
+    (out / ".build-unfinished").write_text("")
+    page.write_bytes(whole[:100])
+    again = run("build", "--out", str(out), "--no-search", db=complete)
+    assert again.returncode == 0, again.stderr
+    notes = [line for line in again.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and "did not finish" in notes[0]
+    assert page.read_bytes() == whole
+    assert not (out / ".build-unfinished").exists()
