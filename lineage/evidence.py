@@ -49,12 +49,14 @@ def evidence_between(db: Database, old: str, new: str) -> dict[int, dict[str, An
 def evidence_by_release(db: Database) -> dict[tuple[str, int], dict[str, Any]]:
     """(release, lineage) -> the evidence of its change from the official release before:
     `evidence_between` for every pair of neighbours at once (the site's change lists)."""
-    return {
-        (release, lineage_id): evidence(method, score, weak)
-        for release, lineage_id, method, score, weak in db.execute(
-            "SELECT release, lineage_id, method, score, weak FROM lineage_events ORDER BY id DESC"
-        )
-    }
+    found: dict[tuple[str, int], dict[str, Any]] = {}
+    for release, lineage_id, method, score, weak in db.execute(
+        "SELECT release, lineage_id, method, score, weak FROM lineage_events ORDER BY id"
+    ):
+        key = (release, lineage_id)
+        if key not in found or (weak and not found[key]["weak"]):
+            found[key] = evidence(method, score, weak)
+    return found
 
 
 def add_evidence(db: Database, old: str, new: str, changes: list[dict[str, Any]]) -> None:
