@@ -19,13 +19,13 @@ from concurrent.futures import ProcessPoolExecutor
 import fast_diff_match_patch
 from diff_match_patch import diff_match_patch
 
-from vocabulary.numbers import tokens
+from vocabulary.numbers import PLAIN_WORD, SENTENCE_BREAK, tokens
 
 # A word (with inner apostrophes, hyphens and dots: "isn't", "face-down", "702.34") or a run
 # of other characters, each with the white space after it; leading white space alone. They
 # cover every character of a text, and cost diff-match-patch one character per word.
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
-_WORDS = re.compile(r"\w+")
+_BOUNDARY = re.compile(SENTENCE_BREAK)
+_WORDS = re.compile(PLAIN_WORD)
 _SURROGATES = range(0xD800, 0xE000)
 
 DELETE, EQUAL, INSERT = -1, 0, 1

@@ -36,7 +36,7 @@ from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 1  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 2  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 

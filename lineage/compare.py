@@ -93,7 +93,7 @@ def compare_members(
 
 
 def load_members(db: Database, release: str, words: bool = True) -> dict[int, _Member]:
-    """Lineage id -> its clause in `release`, its examples part of its wording (and its text
+    """Lineage id -> its clause in `release`, its examples part of its wording (with its text
     when `words`)."""
     text = "v.text" if words else "''"
     rows = db.execute(
@@ -111,7 +111,8 @@ def load_members(db: Database, release: str, words: bool = True) -> dict[int, _M
             found = examples.get(member.clause.number) if member.clause.group == "rule" else None
             if found:
                 member.clause.examples = "\n".join(normalised for normalised, _text in found)
-                member.text = "\n".join([member.text, *(text for _normalised, text in found)])
+                if words:
+                    member.text = "\n".join([member.text, *(t for _normalised, t in found)])
     return members
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from renderer.errors import SiteBuildError
 from renderer.site_files import site_folder
+from renderer.vocabulary_js import NAME as VOCABULARY_JS
+from renderer.vocabulary_js import vocabulary_js
 
 DMP_FILE = Path("vendor") / "diff-match-patch.js"  # site/vendor/, from the npm package
 
@@ -42,6 +44,7 @@ def asset_sources(static_dir: Path | None = None) -> dict[str, bytes]:
         path.name: path.read_bytes() for path in sorted(static_dir.iterdir()) if path.is_file()
     }
     sources["diff_match_patch.js"] = bundled_dmp()
+    sources[VOCABULARY_JS] = vocabulary_js()
     return sources
 
 

@@ -17,12 +17,15 @@ from renderer.errors import SiteBuildError
 from renderer.explained import install, names_key
 from renderer.model import load_model
 from renderer.pages_accuracy import build_accuracy
+from renderer.pages_compare import build_compare
 from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
 from renderer.pages_misc import build_misc
 from renderer.pages_releases import build_releases
 from renderer.pages_rules import build_rules
+from renderer.progress import Progress
 from renderer.search import start_index
+from renderer.state import prepare_state, site_state
 from renderer.writer import SiteWriter, code_key, default_workers
 
 
@@ -52,53 +55,69 @@ def build_site(
     base_url: str = "",
     search: bool = True,
     workers: int | None = None,
+    progress: Progress | None = None,
+    state: Path | None = None,
 ) -> BuildReport:
     """Render every page of the site into `out`, skipping pages whose inputs did not change.
 
     Only reads the store (the pipeline wrote it); a store that is behind stops the build
-    before anything is written, with one line naming the command that updates it."""
+    before anything is written, with one line naming the command that updates it.
+    `progress` shows the stages and pages (on a terminal); by default, nothing. `state` is
+    the folder for what is not published (`renderer.state`; by default beside `out`)."""
     start = time.perf_counter()
     model = load_model(db)
     if not model.releases:
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     report = BuildReport(out=str(out))
     workers = default_workers() if workers is None else workers
-    writer = SiteWriter(out, code_key() + names_key(list(model.releases)))
+    state = state if state is not None else site_state(out)
+    prepare_state(out, state)
+    writer = SiteWriter(out, code_key() + names_key(list(model.releases)), state)
     if writer.interrupted:
         report.notes.append(
             f"{out}: the last build into it did not finish; every page is rendered again"
         )
     urls = write_assets(out, asset_sources())
-    diffs = DiffCache(out / ".cache")
+    diffs = DiffCache(state / "cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
     install(site)
     report.timings["model"] = round(time.perf_counter() - start, 2)
-    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
-    began = time.perf_counter()
-    histories, records = build_histories(site)
-    report.timings["histories"] = round(time.perf_counter() - began, 2)
-    if search:
-        search_done = start_index(out, records)
-    for name, step in (
+    steps: tuple[tuple[str, Callable[[Site], object]], ...] = (
         ("releases", build_releases),
         ("rules", build_rules),
         ("home", lambda site: build_home(site, histories)),
         ("misc", build_misc),
+        ("compare", build_compare),
         ("accuracy", build_accuracy),
-    ):
+    )
+    progress = progress or Progress.off()
+    progress.begin(len(steps) + len(("histories", "render", "search")))
+    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
+    progress.stage("histories")
+    began = time.perf_counter()
+    histories, records = build_histories(site)
+    report.timings["histories"] = round(time.perf_counter() - began, 2)
+    if search:
+        search_done = start_index(out, records, state)
+    for name, step in steps:
+        progress.stage(name)
         began = time.perf_counter()
         step(site)
         report.timings[name] = round(time.perf_counter() - began, 2)
+    progress.stage("render")
     began = time.perf_counter()
+    done = progress.pages(len(writer.jobs), writer.skipped)
     for new_diffs in writer.render_all(
-        workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain()
+        workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
     ):
         diffs.new.update(new_diffs or {})
     report.timings["render"] = round(time.perf_counter() - began, 2)
     diffs.close()
     stale = writer.finish()
+    progress.stage("search")
     began = time.perf_counter()
     report.search_indexed = search_done()
+    progress.close()
     report.timings["search_wait"] = round(time.perf_counter() - began, 2)
     report.pages_rendered = writer.rendered
     report.pages_skipped = writer.skipped

@@ -1,6 +1,7 @@
 """Word diffs remembered across builds, so a rebuild only diffs wordings it has not seen.
 
-Kept in `<out>/.cache/diffs.sqlite`, keyed by the sha1 of both texts.
+Kept in `cache/diffs.sqlite` of the build's state folder (`renderer.state`), keyed by the
+sha1 of both texts.
 """
 
 from __future__ import annotations

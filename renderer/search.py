@@ -22,7 +22,7 @@ from typing import Any
 
 from renderer.errors import SiteBuildError
 
-STAMP = ".records-sha"
+STAMP = "search-records-sha"
 
 
 def records_key(records: list[dict[str, Any]]) -> str:
@@ -57,16 +57,18 @@ def pagefind_command() -> list[str]:
         return [sys.executable, "-m", "pagefind"]
 
 
-def start_index(out: Path, records: list[dict[str, Any]]) -> Callable[[], bool]:
+def start_index(out: Path, records: list[dict[str, Any]], work: Path) -> Callable[[], bool]:
     """Start Pagefind on `records` in the background (it runs on one core while the build
     prepares and renders pages); the returned function waits for it and says whether it
-    indexed (False when the index was already up to date)."""
+    indexed (False when the index was already up to date). Its inputs and the stamp of what
+    it indexed go in `work` (the build's state folder), not in the published `out`."""
     key = records_key(records)
-    stamp = out / "pagefind" / STAMP
+    stamp = work / STAMP
     ready = (out / "pagefind" / "pagefind.js").exists() and stamp.exists()
     if ready and stamp.read_text() == key:
         return lambda: False
-    documents = out / ".cache" / "search-documents"
+    stamp.unlink(missing_ok=True)
+    documents = work / "search-documents"
     _documents(documents, records)
     command = [
         *pagefind_command(),
@@ -92,6 +94,6 @@ def start_index(out: Path, records: list[dict[str, Any]]) -> Callable[[], bool]:
     return wait
 
 
-def index_records(out: Path, records: list[dict[str, Any]]) -> bool:
+def index_records(out: Path, records: list[dict[str, Any]], work: Path) -> bool:
     """Write the Pagefind index of `records` and wait for it."""
-    return start_index(out, records)()
+    return start_index(out, records, work)()

@@ -1,10 +1,11 @@
 """Writing pages incrementally: a page is rendered only when its inputs changed.
 
 Each page has a key: the hash of the renderer's code and templates plus its template context
-(or an explicit key given by the caller). `.build-manifest.json` in the output folder keeps
-the key of every page written; a page whose key is unchanged and whose file still exists is
-neither rendered nor written. Files of the previous build that no page produced this time are
-removed, so the folder always equals a fresh build.
+(or an explicit key given by the caller). The build manifest, kept in the build's state
+folder (`renderer.state`, never in the published folder), keeps the key of every page
+written; a page whose key is unchanged and whose file still exists is neither rendered nor
+written. Files of the previous build that no page produced this time are removed, so the
+folder always equals a fresh build.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from archive.errors import CaptureError
 from archive.paths import resolve_inside
 from archive.workers import die_with_parent
 from renderer.site_files import site_folder
+from renderer.state import MANIFEST, UNFINISHED
 
-MANIFEST = ".build-manifest.json"
-# Present while a build writes: found at the start, it means the last build was killed, and
-# every page is rendered again (a page it cut short may look unchanged to the manifest).
-UNFINISHED = ".build-unfinished"
+# UNFINISHED is present while a build writes: found at the start, it means the last build was
+# killed, and every page is rendered again (a page it cut short may look unchanged to the
+# manifest).
 OWNED = ("history", "rule", "releases", "diff", "renumbering")
 RENDERER = Path(__file__).resolve().parent
+PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
 
 
 def code_key() -> str:
@@ -48,13 +50,15 @@ def context_key(context: Any) -> str:
 
 
 class SiteWriter:
-    def __init__(self, out: Path, code: str) -> None:
+    def __init__(self, out: Path, code: str, state: Path) -> None:
+        """Write into `out`; keep the manifest in `state` (a folder outside `out`)."""
         self.out = out
         self.code = code
+        self.state = state
         self.out.mkdir(parents=True, exist_ok=True)
-        self.interrupted = (out / UNFINISHED).exists()
-        self.previous: dict[str, str] = {} if self.interrupted else _previous_pages(out, code)
-        (out / UNFINISHED).write_text("a build is writing this folder\n")
+        self.interrupted = (state / UNFINISHED).exists()
+        self.previous: dict[str, str] = {} if self.interrupted else _previous_pages(state, code)
+        (state / UNFINISHED).write_text(f"a build is writing {out}\n")
         self.pages: dict[str, str] = {}
         self.rendered = 0
         self.skipped = 0
@@ -75,29 +79,33 @@ class SiteWriter:
         workers: int,
         start: Callable[[], None] = lambda: None,
         collect: Callable[[], Any] = lambda: None,
+        done: Callable[[int], Any] = lambda pages: None,
     ) -> list[Any]:
         """Render the pages queued by `page()`, in `workers` forked processes when > 1.
 
         `start` runs first in each worker (to open its own database connections); `collect`
-        runs in each worker at the end and its results are returned to the caller.
+        runs in each worker after each chunk of pages and its results are returned to the
+        caller; `done` hears how many pages each finished chunk held (for a progress bar).
         """
         global _JOBS
         jobs, self.jobs = self.jobs, []
         if workers <= 1 or len(jobs) < 200 or "fork" not in multiprocessing.get_all_start_methods():
             self.changed.update(_render_chunk(self.out, jobs))
+            done(len(jobs))
             return [collect()]
         _JOBS = (self.out, jobs, start, collect)
-        chunks = [list(range(i, len(jobs), workers * 4)) for i in range(workers * 4)]
+        count = max(workers * 4, len(jobs) // PAGES_PER_CHUNK)
+        chunks = [list(range(i, len(jobs), count)) for i in range(count)]
         context = multiprocessing.get_context("fork")
+        collected = []
         try:
             with context.Pool(workers, initializer=_worker_start) as pool:
-                results = pool.map(_worker_chunk, chunks)
+                for size, (changed, extra) in pool.imap_unordered(_worker_chunk, chunks):
+                    self.changed.update(changed)
+                    collected.append(extra)
+                    done(size)
         finally:
             _JOBS = None
-        collected = []
-        for changed, extra in results:
-            self.changed.update(changed)
-            collected.append(extra)
         return collected
 
     def file(self, path: str, data: bytes) -> None:
@@ -109,6 +117,10 @@ class SiteWriter:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         self.changed.add(path)
+
+    def keep(self, path: str, key: str) -> None:
+        """A non-page file the caller knows is current (written by an earlier build)."""
+        self.pages[path] = key
 
     def finish(self) -> list[str]:
         """Remove pages of the last build that were not produced now; save the manifest."""
@@ -122,15 +134,16 @@ class SiteWriter:
             if target is not None:
                 target.unlink(missing_ok=True)
         manifest = {"code": self.code, "pages": self.pages}
-        (self.out / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
-        (self.out / UNFINISHED).unlink(missing_ok=True)
+        (self.state / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
+        (self.state / UNFINISHED).unlink(missing_ok=True)
         return sorted(stale)
 
 
-def _previous_pages(out: Path, code: str) -> dict[str, str]:
-    """The pages the last build recorded, if it was built by the same code (else none)."""
+def _previous_pages(state: Path, code: str) -> dict[str, str]:
+    """The pages the last build recorded (in its state folder), if it was built by the same
+    code (else none)."""
     try:
-        previous = json.loads((out / MANIFEST).read_text())
+        previous = json.loads((state / MANIFEST).read_text())
     except (OSError, ValueError):
         return {}
     if not isinstance(previous, dict) or previous.get("code") != code:
@@ -142,7 +155,7 @@ def _previous_pages(out: Path, code: str) -> dict[str, str]:
 def _inside(out: Path, name: object) -> Path | None:
     """`out / name` when it is a file or link whose folder lies inside `out`, else None.
 
-    The names come from `.build-manifest.json`, which anyone can edit: `../victim.txt` or an
+    The names come from the build manifest, which anyone can edit: `../victim.txt` or an
     absolute path must never be unlinked as a stale page.
     """
     if not isinstance(name, str):
@@ -191,11 +204,11 @@ def _worker_start() -> None:
     _JOBS[2]()
 
 
-def _worker_chunk(indices: list[int]) -> tuple[list[str], Any]:
+def _worker_chunk(indices: list[int]) -> tuple[int, tuple[list[str], Any]]:
     assert _JOBS is not None
     out, jobs, _start, collect = _JOBS
     changed = _render_chunk(out, [jobs[i] for i in indices])
-    return changed, collect()
+    return len(indices), (changed, collect())
 
 
 def default_workers() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,15 +21,22 @@ from rules_history.options import (
 )
 
 DEFAULT_OUT = Path("_site")
+STATE_ROOT = "site-state"  # beside the store: what the build keeps but does not publish
 MAX_PORT = 65535  # TCP port numbers are 16 bits
 
 
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
-    """Run the pipeline first (a no-op when every stage is current)."""
+    """Run the pipeline first (a no-op when every stage is current); its progress bar shows
+    on a terminal only, as `ingest`'s does."""
+    from tqdm import tqdm
+
     from rules_history.pipeline import update_store as update
 
+    def progress(items: Any) -> Any:
+        return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
+
     db = open_store(db_file)
-    report = update(db, captures_dir)
+    report = update(db, captures_dir, progress=progress)
     db.close()
     if report.failed:
         raise RulesHistoryError("; ".join(problem for _file, problem in report.failed))
@@ -52,6 +60,14 @@ def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
     " (default: the address it is viewed at, filled in by the browser).",
 )
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+@click.option(
+    "--state",
+    "state_root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for what the build keeps but does not publish: its manifest and caches"
+    f" (default: {STATE_ROOT}/ next to the store).",
+)
 @captures_option
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @db_option
@@ -61,6 +77,7 @@ def build(
     out: Path,
     base_url: str,
     no_search: bool,
+    state_root: Path | None,
     captures_dir: Path,
     quiet: bool,
     db_file: str | None,
@@ -70,13 +87,24 @@ def build(
     site into --out (reading the store only)."""
     from renderer.build import build_site
     from renderer.links import external_url
+    from renderer.progress import Progress
+    from renderer.state import site_state
 
     if base_url and external_url(base_url) is None:
         raise RulesHistoryError(f"--base-url {base_url!r} is not an absolute http(s) URL")
     check_writable_folder(out)
+    state = site_state(out, state_root or db_path(db_file).parent / STATE_ROOT)
     with writer_lock(db_path(db_file)):  # no ingest may change the store while pages render
         update_store(db_file, captures_dir, quiet or as_json)
-        report = build_site(open_reader(db_file), out, base_url=base_url, search=not no_search)
+        progress = Progress(disable=quiet or as_json or None)  # None: on a terminal only
+        report = build_site(
+            open_reader(db_file),
+            out,
+            base_url=base_url,
+            search=not no_search,
+            progress=progress,
+            state=state,
+        )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
     if as_json:

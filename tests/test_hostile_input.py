@@ -117,7 +117,7 @@ def ingest(folder: Path, db: Path) -> Any:
     return invoke("ingest", "--captures", str(folder), "--db", str(db), "--quiet")
 
 
-# 1. `build` deleted files outside --out that .build-manifest.json listed as stale pages.
+# 1. `build` deleted files outside --out that its manifest listed as stale pages.
 
 
 @pytest.mark.parametrize("listed", ["../victim.txt", "ABSOLUTE", "history/victim.html"])
@@ -134,8 +134,10 @@ def test_a_stale_page_outside_out_is_never_unlinked(tmp_path, listed):
     stale_page.parent.mkdir(parents=True)
     stale_page.write_text("stale")
     pages = {name: "k", "releases/gone/index.html": "k"}
-    (out / MANIFEST).write_text(json.dumps({"code": code_key(), "pages": pages}))
-    SiteWriter(out, code_key()).finish()
+    state = tmp_path / "state"  # the build's state folder, which holds its manifest
+    state.mkdir()
+    (state / MANIFEST).write_text(json.dumps({"code": code_key(), "pages": pages}))
+    SiteWriter(out, code_key(), state).finish()
     assert victim.read_text() == "keep me"
     assert (outside / "victim.html").read_text() == "keep me too"
     assert not stale_page.exists()  # what is inside is still tidied
@@ -144,8 +146,10 @@ def test_a_stale_page_outside_out_is_never_unlinked(tmp_path, listed):
 def test_a_build_manifest_of_the_wrong_shape_is_ignored(tmp_path):
     out = tmp_path / "_site"
     out.mkdir()
-    (out / MANIFEST).write_text(json.dumps({"code": code_key(), "pages": ["../x"]}))
-    assert SiteWriter(out, code_key()).previous == {}
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / MANIFEST).write_text(json.dumps({"code": code_key(), "pages": ["../x"]}))
+    assert SiteWriter(out, code_key(), state).previous == {}
 
 
 # 3. A wrong declared encoding was accepted: UTF-8 read as latin-1 gave C1 controls.
@@ -494,7 +498,7 @@ def test_export_of_a_date_without_a_release_says_so(prepared):
 def test_serve_does_not_serve_the_build_caches_or_manifest(tmp_path):
     (tmp_path / "index.html").write_text("<p>site</p>")
     (tmp_path / "404.html").write_text("<p>not here</p>")
-    (tmp_path / MANIFEST).write_text('{"pages": {}}')
+    (tmp_path / ".build-manifest.json").write_text('{"pages": {}}')  # as older builds left
     (tmp_path / ".cache").mkdir()
     (tmp_path / ".cache" / "examples.json").write_text("[]")
     server, base = serve_in_thread(tmp_path)

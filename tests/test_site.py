@@ -16,6 +16,7 @@ from renderer.build import build_site
 from renderer.citations import citations
 from renderer.linkcheck import check_site
 from renderer.serve import serve_in_thread
+from renderer.state import MANIFEST, site_state
 
 
 def read(site: Path, path: str) -> str:
@@ -173,12 +174,13 @@ def test_server_answers_unknown_dates_with_the_resolver(small_site: Path) -> Non
 def test_rebuild_is_incremental(small_site: Path, small_store: Database, tmp_path: Path) -> None:
     out = tmp_path / "site"
     shutil.copytree(small_site, out)
+    shutil.copytree(site_state(small_site), site_state(out))
     stray = out / "rule" / "999.9" / "index.html"
     stray.parent.mkdir(parents=True)
     stray.write_text("stale")
-    manifest = json.loads((out / ".build-manifest.json").read_text())
+    manifest = json.loads((site_state(out) / MANIFEST).read_text())
     manifest["pages"]["rule/999.9/index.html"] = "x"
-    (out / ".build-manifest.json").write_text(json.dumps(manifest))
+    (site_state(out) / MANIFEST).write_text(json.dumps(manifest))
     report = build_site(small_store, out, search=False)
     assert report.pages_rendered == 0
     assert report.files_changed == 0

@@ -18,6 +18,7 @@ from archive.ingest import ingest_captures
 from archive.store import open_reader, open_store
 from lineage.freshness import StaleStore
 from renderer.build import build_site
+from renderer.state import UNFINISHED, site_state
 
 RELEASES = ("2008-02-01", "2009-07-08", "2024-06-07")
 DERIVED_TABLES = (
@@ -134,12 +135,15 @@ def test_a_killed_build_is_finished_by_the_rerun(tmp_path: Path, complete: Path)
     assert first.returncode == 0, first.stderr
     page = out / "rule" / "708.2" / "index.html"
     whole = page.read_bytes()
-    # What a build killed midway leaves: its marker, and a page cut short.
-    (out / ".build-unfinished").write_text("")
+    # What a build killed midway leaves: its marker (in the state folder beside the store),
+    # and a page cut short.
+    marker = site_state(out, complete.parent / "site-state") / UNFINISHED
+    assert marker.parent.is_dir() and not marker.exists()
+    marker.write_text("")
     page.write_bytes(whole[:100])
     again = run("build", "--out", str(out), "--no-search", db=complete)
     assert again.returncode == 0, again.stderr
     notes = [line for line in again.stderr.splitlines() if line.startswith("note:")]
     assert len(notes) == 1 and "did not finish" in notes[0]
     assert page.read_bytes() == whole
-    assert not (out / ".build-unfinished").exists()
+    assert not marker.exists()

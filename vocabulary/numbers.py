@@ -16,6 +16,11 @@ RULE_NUMBER = re.compile(r"^(?:\d|\d{3}|\d{3}\.\d+[a-z]*)$")
 # `re` and JavaScript's RegExp read it the same way.
 WORD_TOKEN = r"\s+|\w+(?:['\u2019.-]\w+)*\s*|[^\w\s]+\s*"
 _WORD_TOKEN = re.compile(WORD_TOKEN)
+# Where a word diff may cut a text into sentences: after a sentence's end (with closing quotes
+# or brackets) and its white space, or after line breaks.
+SENTENCE_BREAK = r"(?<=[.!?])[\"')\]]*\s+|\n+"
+# A plain word, as the opening words that pair sentences count them.
+PLAIN_WORD = r"\w+"
 
 
 def is_rule_number(text: str) -> bool:

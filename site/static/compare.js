@@ -1,115 +1,389 @@
-// Compare any two releases in the browser: fetch both release pages from this site, read their
-// clauses, and diff each clause's words with diff-match-patch (bundled from npm at build time).
+// Compare any two releases in the browser, as `rules-history diff OLD NEW` does.
+//
+// The site publishes, under /compare/, each release's clauses with their lineage and wording,
+// the splits and merges, and the wordings' texts (see renderer/compare_data.py). Clauses are
+// paired by lineage, each change is named as lineage/compare.py names it, and the words are
+// diffed as archive/worddiff.py diffs them, with diff-match-patch and the word tokeniser of
+// static/vocabulary.js (generated from the Python vocabulary).
 (function () {
   "use strict";
   var form = document.getElementById("compare");
   var status = document.getElementById("compare-status");
+  var summaryOut = document.getElementById("compare-summary");
   var out = document.getElementById("compare-out");
-  var TOKEN = /\s+|\w+(?:['\u2019-]\w+)*|[^\w\s]/g;
+  var V = window.rulesVocabulary;
+  var DMP = window.diff_match_patch;
+  var KIND = {};
+  V.kinds.forEach(function (k) { KIND[k.value] = k; });
+  var UNCHANGED = "unchanged", SPLIT = "split", MERGED = "merged", ADDED = "added";
+  var REMOVED = "removed";
+  [UNCHANGED, SPLIT, MERGED, ADDED, REMOVED].forEach(function (k) {
+    if (!KIND[k]) throw new Error("unknown kind " + k);
+  });
+  var DELETE = -1, EQUAL = 0, INSERT = 1;
+  var FORMAT = 2;  // renderer/compare_data.py FORMAT
+  // The semantic clean-up scores boundaries by Python's str.isalnum and str.isspace.
+  DMP.nonAlphaNumericRegex_ = new RegExp("[^" + V.alnum + "]", "u");
+  DMP.whitespaceRegex_ = new RegExp("[" + V.space + "]", "u");
 
-  function clauses(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
+  function pattern(source) { return new RegExp(source, "gu"); }
+  var WORD_TOKEN = pattern(V.wordToken), SENTENCE_BREAK = pattern(V.sentenceBreak);
+  var PLAIN_WORD = pattern(V.plainWord), RULE_NUMBER = new RegExp(V.ruleNumber, "u");
+
+  // ---- rule numbers (vocabulary/numbers.py, archive/query.py) ----
+  function canonicalNumber(text) {
+    var cleaned = text.trim().replace(/\.+$/, "");
+    if (!RULE_NUMBER.test(cleaned)) {
+      throw new Error("'" + text + "' is not a rule number (write it like 504, 504.2 or 708.2a)");
+    }
+    return cleaned;
+  }
+  function isAlpha(text) { return /^\p{L}+$/u.test(text); }
+  function isUnder(number, prefix) {
+    if (number === prefix) return true;
+    if (number.indexOf(prefix) !== 0) return false;
+    var rest = number.slice(prefix.length);
+    if (prefix.length === 1 && /^[0-9]$/.test(prefix)) {
+      var section = number.split(".")[0];
+      return section.length === 3 && /^[0-9]+$/.test(section);
+    }
+    return prefix.indexOf(".") >= 0 ? isAlpha(rest) : rest.charAt(0) === ".";
+  }
+  function tokens(text) { return text.match(WORD_TOKEN) || []; }
+
+  // ---- the change list (lineage/compare.py; every kind computed by the engine) ----
+  function members(rows, lineages) {
     var map = new Map();
-    doc.querySelectorAll("#fulltext [data-n]").forEach(function (el) {
-      var n = el.dataset.n;
-      var clone = el.cloneNode(true);
-      clone.querySelectorAll("a.n, a.mark").forEach(function (a) { a.remove(); });
-      var text = clone.textContent.trim();
-      map.set(n, map.has(n) ? map.get(n) + "\n" + text : text);
+    rows.forEach(function (row, position) {
+      var state = lineages[row[0]][0][row[1]];
+      var glossary = state[2] === 1;
+      map.set(row[0], {
+        state: row[1], text: state[0], label: state[1], glossary: glossary, position: position,
+        number: glossary ? null : state[1]
+      });
     });
     return map;
   }
 
-  function wordDiff(a, b) {
-    var codes = new Map(), vocab = [];
-    function encode(text) {
-      return (text.match(TOKEN) || []).map(function (piece) {
-        if (!codes.has(piece)) {
-          var point = vocab.length + 1;
+  function kindOfChange(index, lineages, id, old, neu, numberMap) {
+    var entry = lineages[id], count = entry[0].length, at = old.state * count + neu.state;
+    var code = entry[1].charAt(at);
+    if (code === "?") {
+      var depends = entry[2][at];
+      var follows = depends[2].every(function (pair) {
+        return (numberMap.has(pair[0]) ? numberMap.get(pair[0]) : pair[1]) === pair[1];
+      });
+      code = follows ? depends[0] : depends[1];
+    }
+    if (code === "." || !code) throw new Error("compare data: no kind for lineage " + id);
+    return index.kinds[code.charCodeAt(0) - 97];
+  }
+
+  function links(index, oldDate, newDate) {
+    var found = new Map();
+    index.events.forEach(function (event) {
+      var release = event[0];
+      if (release <= oldDate || release > newDate) return;
+      if (!found.has(event[1])) found.set(event[1], { kind: event[2], related: [] });
+      Array.prototype.push.apply(found.get(event[1]).related, event[3]);
+    });
+    return found;
+  }
+
+  function changeOf(id, before, after, linked) {
+    var old = before.get(id), neu = after.get(id);
+    var link = linked.get(id) || { kind: null, related: [] };
+    var olds = old ? [old.label] : [], news = neu ? [neu.label] : [];
+    var kind;
+    if (!old) {
+      kind = link.kind === SPLIT ? SPLIT : ADDED;
+      olds = kind === SPLIT ? labels(link.related, before) : [];
+    } else if (!neu) {
+      kind = link.kind === MERGED ? MERGED : REMOVED;
+      news = kind === MERGED ? labels(link.related, after) : [];
+    } else {
+      kind = link.kind;
+    }
+    return { kind: kind, old: olds, new: news, lineage: id, related: link.related,
+      oldWording: old ? old.text : null, newWording: neu ? neu.text : null };
+  }
+  function labels(ids, side) {
+    return ids.filter(function (r) { return side.has(r); }).map(function (r) { return side.get(r).label; });
+  }
+
+  function changeList(index, lineages, oldDate, newDate, oldRows, newRows, prefix) {
+    var before = members(oldRows, lineages), after = members(newRows, lineages);
+    var numberMap = new Map();
+    Array.from(before.keys()).sort(function (a, b) { return a - b; }).forEach(function (id) {
+      if (after.has(id)) numberMap.set(before.get(id).number, after.get(id).number);
+    });
+    var linked = links(index, oldDate, newDate);
+    var order = Array.from(after.keys());
+    before.forEach(function (m, id) { if (!after.has(id)) order.push(id); });
+    var summary = {}, changes = [];
+    order.forEach(function (id) {
+      var change = changeOf(id, before, after, linked);
+      if (change.kind === null) {
+        change.kind = kindOfChange(index, lineages, id, before.get(id), after.get(id), numberMap);
+      }
+      if (prefix && !change.old.concat(change.new).some(function (n) { return isUnder(n, prefix); })) return;
+      summary[change.kind] = (summary[change.kind] || 0) + 1;
+      if (change.kind !== UNCHANGED) changes.push(change);
+    });
+    return { summary: summary, changes: changes };
+  }
+
+  // ---- word diffs (archive/worddiff.py) ----
+  function sentences(text) {
+    var pieces = [], start = 0, match;
+    SENTENCE_BREAK.lastIndex = 0;
+    while ((match = SENTENCE_BREAK.exec(text)) !== null) {
+      if (match[0] === "") { SENTENCE_BREAK.lastIndex++; continue; }
+      var end = match.index + match[0].length;
+      pieces.push(text.slice(start, end));
+      start = end;
+    }
+    if (start < text.length) pieces.push(text.slice(start));
+    return pieces;
+  }
+  function diffUnits(left, right, cleanup) {
+    if (!left.length || !right.length) {
+      if (left.length) return [[DELETE, left.join("")]];
+      return right.length ? [[INSERT, right.join("")]] : [];
+    }
+    var codes = new Map(), vocabulary = [""];
+    function encode(units) {
+      return units.map(function (unit) {
+        var code = codes.get(unit);
+        if (code === undefined) {
+          var point = vocabulary.length;
           if (point >= 0xd800) point += 0x800;
-          codes.set(piece, String.fromCharCode(point));
-          vocab[point] = piece;
+          code = String.fromCodePoint(point);
+          codes.set(unit, code);
+          vocabulary.push(unit);
         }
-        return codes.get(piece);
+        return code;
       }).join("");
     }
-    var dmp = new window.diff_match_patch();
+    var dmp = new DMP();
     dmp.Diff_Timeout = 0;
-    var diffs = dmp.diff_main(encode(a), encode(b), false);
+    var diffs = dmp.diff_main(encode(left), encode(right), false);
+    if (cleanup) dmp.diff_cleanupSemantic(diffs);
     return diffs.map(function (d) {
       var text = "";
-      for (var i = 0; i < d[1].length; i++) text += vocab[d[1].charCodeAt(i)];
+      for (var ch of d[1]) {
+        var point = ch.codePointAt(0);
+        if (point >= 0xe000) point -= 0x800;
+        text += vocabulary[point];
+      }
       return [d[0], text];
     });
   }
+  function opening(sentence) {
+    return (sentence.toLowerCase().match(PLAIN_WORD) || []).slice(0, 4).join(" ") + "\n";
+  }
+  function corresponding(olds, news) {
+    var keyed = diffUnits(olds.map(opening), news.map(opening), false);
+    var pairs = [], i = 0, j = 0, pendingOld = "", pendingNew = "";
+    keyed.forEach(function (d) {
+      var count = d[1].split("\n").length - 1;
+      if (d[0] === DELETE) {
+        pendingOld += olds.slice(i, i + count).join(""); i += count;
+      } else if (d[0] === INSERT) {
+        pendingNew += news.slice(j, j + count).join(""); j += count;
+      } else {
+        if (pendingOld || pendingNew) { pairs.push([pendingOld, pendingNew]); pendingOld = pendingNew = ""; }
+        for (var k = 0; k < count; k++) pairs.push([olds[i + k], news[j + k]]);
+        i += count; j += count;
+      }
+    });
+    if (pendingOld || pendingNew) pairs.push([pendingOld, pendingNew]);
+    return pairs;
+  }
+  function diffChanged(deleted, inserted) {
+    var olds = sentences(deleted), news = sentences(inserted);
+    if (olds.length < 2 && news.length < 2) return diffUnits(tokens(deleted), tokens(inserted), true);
+    var pairs = olds.length === news.length
+      ? olds.map(function (s, k) { return [s, news[k]]; }) : corresponding(olds, news);
+    var result = [];
+    pairs.forEach(function (p) {
+      Array.prototype.push.apply(result, diffUnits(tokens(p[0]), tokens(p[1]), true));
+    });
+    return result;
+  }
+  function append(merged, op, text) {
+    if (!text) return;
+    var last = merged[merged.length - 1];
+    if (last && last[0] === op) {
+      last[1] += text;
+    } else if (op === DELETE && last && last[0] === INSERT) {
+      var before = merged[merged.length - 2];
+      if (before && before[0] === DELETE) before[1] += text;
+      else merged.splice(merged.length - 1, 0, [DELETE, text]);
+    } else {
+      merged.push([op, text]);
+    }
+  }
+  function appendAll(merged, diffs) { diffs.forEach(function (d) { append(merged, d[0], d[1]); }); }
+  function wordDiff(a, b) {
+    if (a === b) return a ? [[EQUAL, a]] : [];
+    if (!a || !b) return b ? [[INSERT, b]] : [[DELETE, a]];
+    var merged = [], deleted = "", inserted = "";
+    diffUnits(sentences(a), sentences(b), false).forEach(function (d) {
+      if (d[0] === DELETE) deleted += d[1];
+      else if (d[0] === INSERT) inserted += d[1];
+      else {
+        appendAll(merged, diffChanged(deleted, inserted));
+        append(merged, EQUAL, d[1]);
+        deleted = inserted = "";
+      }
+    });
+    appendAll(merged, diffChanged(deleted, inserted));
+    return merged;
+  }
 
+  // ---- loading ----
+  var loaded = {};
+  function getJSON(url) {
+    if (!loaded[url]) {
+      loaded[url] = fetch(url).then(function (r) {
+        if (!r.ok) throw new Error(url.split("?")[0] + " not found");
+        return r.json();
+      });
+    }
+    return loaded[url];
+  }
+  function chunkOf(index, wording) {
+    var lo = 0, hi = index.chunks.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (index.chunks[mid][0] <= wording) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+  function texts(index, wordings) {
+    var needed = new Set();
+    wordings.forEach(function (w) { needed.add(chunkOf(index, w)); });
+    var chunks = Array.from(needed);
+    return Promise.all(chunks.map(function (c) { return getJSON(index.chunks[c][1]); }))
+      .then(function (bodies) {
+        var found = new Map();
+        wordings.forEach(function (w) {
+          var c = chunkOf(index, w);
+          found.set(w, bodies[chunks.indexOf(c)][w - index.chunks[c][0]]);
+        });
+        return found;
+      });
+  }
+
+  // ---- the page ----
+  function anchor(label) {
+    if (RULE_NUMBER.test(label)) return label;
+    return "g-" + label.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 60).replace(/^-+|-+$/g, "");
+  }
+  function numbersLink(labels, release) {
+    var span = document.createElement("span");
+    labels.forEach(function (label, k) {
+      if (k) span.append(", ");
+      var a = document.createElement("a");
+      a.href = "/releases/" + release + "/#" + encodeURIComponent(anchor(label));
+      a.textContent = label;
+      span.appendChild(a);
+    });
+    return span;
+  }
   function diffParagraph(ops) {
     var p = document.createElement("p");
     p.className = "diff";
     ops.forEach(function (op) {
-      var node = op[0] === 0 ? document.createTextNode(op[1])
-        : document.createElement(op[0] < 0 ? "del" : "ins");
-      if (op[0] !== 0) node.textContent = op[1];
+      var node = op[0] === EQUAL ? document.createTextNode(op[1])
+        : document.createElement(op[0] === DELETE ? "del" : "ins");
+      if (op[0] !== EQUAL) node.textContent = op[1];
       p.appendChild(node);
     });
     return p;
   }
-
-  function item(number, kind, release, content) {
-    var article = document.createElement("article");
-    article.className = "change";
+  function article(change, oldDate, newDate) {
+    var el = document.createElement("article");
+    el.className = "change";
+    el.dataset.kind = change.kind;
+    el.dataset.old = change.old.join(" ");
+    el.dataset.new = change.new.join(" ");
+    el.dataset.lineage = change.lineage;
     var h = document.createElement("h3");
-    var a = document.createElement("a");
-    a.href = "/releases/" + release + "/#" + encodeURIComponent(number);
-    a.textContent = number.replace(/:ex$/, " (example)").replace(/^g:/, "glossary: ");
+    if (change.old.length) h.append(numbersLink(change.old, oldDate));
+    if (change.old.length && change.new.length) h.append(" → ");
+    if (change.new.length) h.append(numbersLink(change.new, newDate));
     var k = document.createElement("span");
-    k.className = "kind kind-" + kind;
-    k.textContent = kind;
-    h.append(a, " ", k);
-    article.appendChild(h);
-    article.appendChild(content);
-    return article;
+    k.className = "kind kind-" + change.kind.replace("+", "-");
+    k.textContent = KIND[change.kind].label;
+    h.append(" ", k);
+    el.appendChild(h);
+    el.appendChild(diffParagraph(change.diff));
+    return el;
+  }
+  function showSummary(summary) {
+    summaryOut.innerHTML = "";
+    V.kinds.forEach(function (k) {
+      if (!summary[k.value]) return;
+      var li = document.createElement("li");
+      li.dataset.kind = k.value;
+      li.dataset.count = summary[k.value];
+      li.textContent = k.label + ": " + summary[k.value];
+      summaryOut.appendChild(li);
+    });
   }
 
-  function run(oldDate, newDate, prefix) {
+  function run(oldDate, newDate, prefixText) {
+    var began = performance.now();
     status.textContent = "Comparing " + oldDate + " with " + newDate + "…";
     out.innerHTML = "";
-    Promise.all([oldDate, newDate].map(function (d) {
-      return fetch("/releases/" + d + "/").then(function (r) {
-        if (!r.ok) throw new Error("release " + d + " not found");
-        return r.text();
+    summaryOut.innerHTML = "";
+    delete form.dataset.done;
+    var prefix, index, list;
+    Promise.resolve().then(function () {
+      prefix = prefixText ? canonicalNumber(prefixText) : null;
+      if (oldDate > newDate) throw new Error(oldDate + " is newer than " + newDate);
+      return getJSON(form.dataset.index);
+    }).then(function (data) {
+      index = data;
+      if (index.format !== FORMAT) throw new Error("compare data of another version; reload");
+      [oldDate, newDate].forEach(function (d) {
+        if (!index.releases[d]) throw new Error("release " + d + " not found");
       });
-    })).then(function (pages) {
-      var before = clauses(pages[0]), after = clauses(pages[1]);
-      var wanted = function (n) { return !prefix || n.indexOf(prefix) === 0; };
-      var counts = { reworded: 0, added: 0, removed: 0 };
+      return Promise.all([getJSON(index.releases[oldDate]), getJSON(index.releases[newDate]),
+        getJSON(index.lineages)]);
+    }).then(function (loaded) {
+      list = changeList(index, loaded[2], oldDate, newDate, loaded[0], loaded[1], prefix);
+      var wanted = [];
+      list.changes.forEach(function (c) {
+        if (c.oldWording !== null) wanted.push(c.oldWording);
+        if (c.newWording !== null) wanted.push(c.newWording);
+      });
+      return texts(index, wanted);
+    }).then(function (found) {
       var frag = document.createDocumentFragment();
-      after.forEach(function (text, n) {
-        if (!wanted(n)) return;
-        if (!before.has(n)) {
-          counts.added++;
-          var p = document.createElement("p"); p.textContent = text;
-          frag.appendChild(item(n, "added", newDate, p));
-        } else if (before.get(n) !== text) {
-          counts.reworded++;
-          frag.appendChild(item(n, "reworded", newDate, diffParagraph(wordDiff(before.get(n), text))));
-        }
-      });
-      before.forEach(function (text, n) {
-        if (wanted(n) && !after.has(n)) {
-          counts.removed++;
-          var p = document.createElement("p"); p.textContent = text;
-          frag.appendChild(item(n, "removed", oldDate, p));
-        }
+      list.changes.forEach(function (change) {
+        change.diff = wordDiff(
+          change.oldWording === null ? "" : found.get(change.oldWording),
+          change.newWording === null ? "" : found.get(change.newWording));
+        frag.appendChild(article(change, oldDate, newDate));
       });
       out.appendChild(frag);
+      showSummary(list.summary);
+      var shown = list.changes.length;
       status.textContent = oldDate + " → " + newDate + (prefix ? " (rules " + prefix + "…)" : "") +
-        ": " + counts.reworded + " changed, " + counts.added + " added, " + counts.removed +
-        " removed, compared by number (renumbered clauses show as removed and added; the" +
-        " prebuilt diffs between neighbouring releases follow them).";
-    }).catch(function (error) { status.textContent = "Could not compare: " + error.message; });
+        ": " + shown + " change" + (shown === 1 ? "" : "s") + ", clauses paired by lineage" +
+        " as rules-history diff pairs them (renumbered clauses face each other; splits and" +
+        " merges are named).";
+      form.dataset.done = Math.round(performance.now() - began);
+    }).catch(function (error) {
+      status.textContent = "Could not compare: " + error.message;
+      form.dataset.done = "error";
+    });
   }
 
+  window.rulesCompare = { changeList: changeList, wordDiff: wordDiff, tokens: tokens, isUnder: isUnder };
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var o = form.old.value, n = form.new.value, prefix = form.rule.value.trim();

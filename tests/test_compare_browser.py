@@ -1,0 +1,177 @@
+"""The in-browser compare gives the answer of `rules-history diff`: Debian's Chromium driven by
+Playwright against a real server on 127.0.0.1 serving the small site (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from sqlite_utils import Database
+
+from renderer.serve import serve_in_thread
+from rules_history.cli import main
+from vocabulary.numbers import is_under, tokens
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+OLD, NEW = "2008-02-01", "2024-06-07"
+COMPARE_TIMEOUT_MS = 60_000  # the whole archive's worst pair takes about a second
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
+]
+
+CHANGES_JS = """() => Array.from(document.querySelectorAll('#compare-out article.change'))
+  .map(a => ({kind: a.dataset.kind, old: a.dataset.old, new: a.dataset.new,
+              lineage: +a.dataset.lineage,
+              diff: Array.from(a.querySelector('p.diff').childNodes).map(n =>
+                [n.nodeName === 'DEL' ? -1 : n.nodeName === 'INS' ? 1 : 0, n.textContent])}))"""
+SUMMARY_JS = """() => Object.fromEntries(
+  Array.from(document.querySelectorAll('#compare-summary li'))
+    .map(li => [li.dataset.kind, +li.dataset.count]))"""
+
+
+@pytest.fixture(scope="module")
+def base_url(small_site: Path) -> Iterator[str]:
+    server, base = serve_in_thread(small_site)
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture()
+def page(base_url: str) -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        tab = browser.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        yield tab
+        browser.close()
+        assert errors == []
+
+
+def cli_diff(db: Database, *extra: str, old: str = OLD, new: str = NEW) -> dict[str, Any]:
+    path = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    result = CliRunner().invoke(main, ["diff", old, new, "--json", "--db", path, *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def compare(page: Any, base_url: str, query: str) -> float:
+    """Open the compare page on `query` and wait for its answer; the seconds it took."""
+    began = time.perf_counter()
+    page.goto(f"{base_url}/compare/?{query}")
+    page.wait_for_function(
+        "document.getElementById('compare').dataset.done", timeout=COMPARE_TIMEOUT_MS
+    )
+    assert page.locator("#compare").get_attribute("data-done") != "error", page.locator(
+        "#compare-status"
+    ).inner_text()
+    return time.perf_counter() - began
+
+
+def as_shown(change: dict[str, Any]) -> dict[str, Any]:
+    """A change of the CLI's JSON as the page's articles carry it."""
+    return {
+        "kind": change["kind"],
+        "old": " ".join(change["old"]),
+        "new": " ".join(change["new"]),
+        "lineage": change["lineage"],
+        "diff": [list(op) for op in change["diff"]],
+    }
+
+
+def test_any_two_releases_compare_as_the_cli_does(
+    page: Any, base_url: str, small_site: Path, small_store: Database
+) -> None:
+    seconds = compare(page, base_url, f"old={OLD}&new={NEW}")
+    expected = cli_diff(small_store)
+    assert page.evaluate(SUMMARY_JS) == expected["summary"]
+    shown = page.evaluate(CHANGES_JS)
+    assert len(shown) == len(expected["changes"])
+    # every change: same lineage, kind, numbers and word diff, in the same order
+    assert shown == [as_shown(change) for change in expected["changes"]]
+    by_old = {(c["old"], c["new"]): c["kind"] for c in shown}
+    # 504.2 faces 708.2 (renumbered), split into 708.2-708.4 in 2009
+    assert by_old[("504.2", "708.2")] == "split"
+    assert by_old[("504.2", "708.3")] == by_old[("504.2", "708.4")] == "split"
+    assert by_old[("504", "708")] == "renumbered"
+    print(f"browser compare {OLD}..{NEW}: {seconds:.2f} s for {len(shown)} changes")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("2021-06-09", "2021-07-12"),  # neighbours: the 2021 renumbering, references that follow
+        ("2002-10-07", "2009-07-08"),  # across the 2009 renumbering and its splits
+    ],
+)
+def test_other_pairs_compare_as_the_cli_does(
+    page: Any, base_url: str, small_site: Path, small_store: Database, old: str, new: str
+) -> None:
+    compare(page, base_url, f"old={old}&new={new}")
+    expected = cli_diff(small_store, old=old, new=new)
+    assert page.evaluate(SUMMARY_JS) == expected["summary"]
+    assert page.evaluate(CHANGES_JS) == [as_shown(change) for change in expected["changes"]]
+
+
+def test_a_section_is_followed_not_matched_by_number(
+    page: Any, base_url: str, small_site: Path, small_store: Database
+) -> None:
+    """The contradiction of issue 9: 504 was once the face-down section, and is the draw step
+    today; compared by number, the one looked like a rewording of the other."""
+    compare(page, base_url, f"old={OLD}&new={NEW}&rule=504")
+    expected = cli_diff(small_store, "--rule", "504")
+    assert page.evaluate(SUMMARY_JS) == expected["summary"]
+    shown = page.evaluate(CHANGES_JS)
+    assert shown == [as_shown(change) for change in expected["changes"]]
+    pairs = {(c["old"], c["new"]) for c in shown}
+    assert ("504", "504") not in pairs
+    assert ("504", "708") in pairs and ("304", "504") in pairs
+    heading = page.locator("#compare-out article[data-old='504'][data-new='708'] h3").inner_text()
+    assert "504 → 708" in heading and "renumbered" in heading
+    assert "reworded" not in page.locator("#compare-out article[data-new='504']").inner_text()
+
+
+def test_bad_input_is_one_line(page: Any, base_url: str, small_site: Path) -> None:
+    page.goto(f"{base_url}/compare/?old={NEW}&new={OLD}")
+    page.wait_for_function("document.getElementById('compare').dataset.done")
+    assert "is newer than" in page.locator("#compare-status").inner_text()
+    page.goto(f"{base_url}/compare/?old={OLD}&new={NEW}&rule=draw")
+    page.wait_for_function("document.getElementById('compare').dataset.done")
+    assert "is not a rule number" in page.locator("#compare-status").inner_text()
+
+
+def test_words_and_numbers_are_read_as_python_reads_them(
+    page: Any, base_url: str, small_site: Path, small_store: Database
+) -> None:
+    """The generated vocabulary.js: the tokeniser over every wording of a release and over
+    text outside ASCII, and "is under" over numbers of every depth."""
+    texts = [
+        row[0]
+        for row in small_store.execute(
+            """SELECT v.text FROM releases r JOIN parts p ON p.capture_id = r.capture_id
+               JOIN clause_versions v ON v.hash = p.version_hash WHERE r.date = ?""",
+            [NEW],
+        )
+    ]
+    texts += [
+        "Æther Vial, naïve Ærathi Berserker: ½ of 2² — “quoted,” isn’t it? (rule 504.2a.)",
+        "Ünicode\u00a0spaces\u2003and\u3000ideographs 漢字; tabs\tand\nlines.",
+    ]
+    page.goto(f"{base_url}/compare/")
+    got = page.evaluate("texts => texts.map(t => window.rulesCompare.tokens(t))", texts)
+    assert got == [tokens(text) for text in texts]
+    numbers = ["5", "50", "504", "504.1", "504.10", "504.1a", "504.2", "702.36", "702.360"]
+    numbers += ["702.36b", "708", "708.2a", "1", "100", "100.1"]
+    pairs = [(n, p) for n in numbers for p in numbers]
+    got = page.evaluate("ps => ps.map(p => window.rulesCompare.isUnder(p[0], p[1]))", pairs)
+    assert got == [is_under(n, p) for n, p in pairs]
