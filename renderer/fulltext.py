@@ -12,6 +12,7 @@ from typing import Any
 from markupsafe import Markup
 
 from renderer.environment import clause_anchor
+from renderer.markup import emphasis_escaped
 
 
 def fulltext_html(
@@ -20,12 +21,13 @@ def fulltext_html(
     """Chapters as h3, sections as h4, rules and subrules as p with id = number."""
     out = []
     for p in parts:
-        kind, number, text = p["kind"], p["number"], escape(p["text"] or "")
+        kind, number = p["kind"], p["number"]
+        text = emphasis_escaped(escape(p["text"] or ""))
         if kind == "chapter":
             out.append(f'<h3 class="chapter" id="{escape(number or "")}">{text}</h3>')
         elif kind == "section" and number:
             n = escape(number)
-            title = escape(p["title"]) if p["title"] else text
+            title = emphasis_escaped(escape(p["title"])) if p["title"] else text
             out.append(
                 f'<h4 class="section" id="{n}" data-n="{n}">'
                 f'<a class="n" href="/rule/{n}/">{n}.</a> {title}</h4>'
@@ -51,7 +53,7 @@ def fulltext_html(
             anchor = clause_anchor(term or "x")
             out.append(
                 f'<p class="glossary" id="{anchor}" data-n="g:{escape(term)}">'
-                f"<b>{escape(term)}</b> {escape(body)}</p>"
+                f"<b>{emphasis_escaped(escape(term))}</b> {emphasis_escaped(escape(body))}</p>"
             )
         else:
             out.append(f'<p class="{escape(kind)}">{text}</p>')
