@@ -9,8 +9,9 @@ from archive.gaps import stored_gaps
 from renderer.changes import UNCONFIRMED, Change, changes, compared_with, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
-from renderer.fulltext import fulltext_html
+from renderer.fulltext import fulltext_html, release_history_urls
 from renderer.queries import part_texts, release_parts
+from renderer.toc import contents
 from renderer.writer import context_key
 from vocabulary.kinds import RENUMBERING_KINDS
 
@@ -81,24 +82,29 @@ def _release_page(
     gaps: list[dict[str, Any]],
 ) -> None:
     marks = {c.new_numbers[0]: c.kind for c in found if c.new_numbers}
+    history = release_history_urls(site.db, row["date"], site.history_urls)
     key_data = {
         "release": row,
         "previous": previous and previous["date"],
         "next": following and following["date"],
         "marks": marks,
         "gaps": gaps,
+        "history": sorted(history.items()),  # where its clause numbers link
     }
 
     def context() -> dict[str, Any]:
+        parts = release_parts(site.db, row["date"])
         return {
             "title": f"Comprehensive Rules, {row['date']}",
             "release": row,
             "previous": previous and previous["date"],
             "next": following and following["date"],
+            "toc": contents(parts),
             "fulltext": fulltext_html(
-                release_parts(site.db, row["date"]),
+                parts,
                 marks,
                 f"/diff/{previous['date']}/{row['date']}/" if previous else None,
+                history,
             ),
             "counts": counts(found),
             "changed": [c for c in found if c.kind != "formatting"],

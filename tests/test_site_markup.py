@@ -33,7 +33,14 @@ def test_word_diffs_escape_before_they_mark() -> None:
 
 
 def test_release_text_escapes_before_it_marks() -> None:
-    part = {"kind": "rule", "number": "100.1", "text": SCRIPT, "parent": None, "title": None}
+    part = {
+        "id": 1,
+        "kind": "rule",
+        "number": "100.1",
+        "text": SCRIPT,
+        "parent": None,
+        "title": None,
+    }
     html = str(fulltext_html([part], {}, None))
     assert ESCAPED in html and "<script>" not in html
 
