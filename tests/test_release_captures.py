@@ -53,7 +53,7 @@ def test_every_capture_is_kept_and_the_read_one_named_with_what_differs(db_file)
     assert rows["2003-05-26"]["derived"] and rows["2003-05-26"]["note"] == DERIVED_NOTE
     text = run("releases", "--db", db_file)
     assert "2026-08-07   4334 clauses  [3 captures]" in text
-    assert f"2003-05-26    867 clauses  SCG Scourge  ({DERIVED_NOTE})" in text
+    assert f"2003-05-26    871 clauses  SCG Scourge  ({DERIVED_NOTE})" in text
 
 
 def test_differences_are_computed_once(db_file):
