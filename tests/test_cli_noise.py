@@ -95,3 +95,14 @@ def test_trace_json_keeps_an_entry_per_lineage(store_file: str) -> None:
     result = json.loads(cli(store_file, "trace", "504.2@2008-03-17", "--json"))
     split = [e for e in result["entries"] if e["kind"] == "split"]
     assert sorted(e["number"] for e in split) == ["707.2", "707.3", "707.4"]
+
+
+def test_trace_text_shows_a_merge_once_as_a_diff_from_the_clause_kept(store_file: str) -> None:
+    # 2008-02-01 merged 418.5d ("A continuous effect can override another.") and 418.5a
+    # into 418.5h, which keeps 418.5d's identity (its words open the new clause)
+    lines = cli(store_file, "trace", "418.5h@2008-02-01").splitlines()
+    merged = "2008-02-01  merged               418.5d, 418.5a -> 418.5h"
+    assert sum(line.startswith("2008-02-01") for line in lines) == 1
+    after = lines[lines.index(merged) + 1 :]
+    assert after[0].startswith("    [-A -]{+One +}continuous effect can override another{+. ")
+    assert after[1].startswith("2009-07-08  renumbered")
