@@ -31,8 +31,12 @@ A label must name one clause of its release (`check_truth`); where a parser defe
 clauses one number, the measure would take the first in document order.
 
 `python -m lineage.accuracy [--db PATH] [--write]` prints the table per kind and, with
-`--write`, stores the figures in `tests/data/lineage_truth/accuracy.json`, which the test
-recomputes and the site publishes.
+`--write`, stores the figures in `lineage/data/accuracy.json`: package data, because the site
+publishes them (`published_figures`) and an installed copy has no `tests/`; the test
+recomputes them from the truth and requires equality.
+
+`official_agreement` is the other measure the site publishes: how many entries of the
+official "Comprehensive Rules changes" articles matched a change of the lineages.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.explanations import MATCHED
 from vocabulary.kinds import (
     ADDED,
     CHANGE_KINDS,
@@ -64,7 +69,7 @@ from vocabulary.kinds import (
 )
 
 TRUTH_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "lineage_truth"
-FIGURES = TRUTH_DIR / "accuracy.json"
+FIGURES = Path(__file__).resolve().parent / "data" / "accuracy.json"
 COLUMNS = ("old_release", "new_release", "old", "new", "kind", "reason")
 SEPARATOR = " | "
 ALL = "all"  # the key of the figures over every kind
@@ -369,6 +374,50 @@ def verdicts(db: Database, rows: Iterable[TruthRow]) -> list[Verdict]:
     return out
 
 
+def published_figures() -> dict[str, Any]:
+    """The figures last written by `--write` (what the site shows): `overall` and `files`,
+    each kind -> rows, linked, named. Empty when none were written."""
+    if not FIGURES.exists():
+        return {}
+    figures: dict[str, Any] = json.loads(FIGURES.read_text(encoding="utf-8"))
+    return figures
+
+
+def official_agreement(db: Database) -> dict[str, Any]:
+    """How the lineages agree with the official change articles, from the store.
+
+    Per kind of entry (`rule`: it lists rule numbers, `glossary`: terms, `topic`: a heading
+    naming a subject), how many entries the articles hold and how many matched a change of
+    the release the article accompanies; and the entries that matched nothing, by the reason
+    recorded (`listed-unchanged`, `not-in-release`, `term-not-found`, `example-changed`).
+    Only the articles whose release the store holds count (a store of a few releases holds
+    every article, most with no release to match). Empty when the store has no explanations.
+    """
+    if "explanations" not in db.table_names():
+        return {}
+    kinds: dict[str, dict[str, int]] = {}
+    for kind, status, n in db.execute(
+        """SELECT kind, status, count(*) FROM explanations WHERE release IS NOT NULL
+           GROUP BY kind, status ORDER BY kind"""
+    ):
+        tally = kinds.setdefault(kind, {"entries": 0, "matched": 0})
+        tally["entries"] += n
+        tally["matched"] += n if status == MATCHED else 0
+    reasons: Counter[str] = Counter()
+    for (finding,) in db.execute(
+        "SELECT finding FROM explanations WHERE status != ? AND release IS NOT NULL", [MATCHED]
+    ):
+        reasons[(finding or "unknown").split(":", 1)[0]] += 1
+    articles = db.execute("SELECT count(*) FROM bulletins WHERE release IS NOT NULL").fetchone()[0]
+    return {
+        "articles": articles,
+        "kinds": kinds,
+        "entries": sum(t["entries"] for t in kinds.values()),
+        "matched": sum(t["matched"] for t in kinds.values()),
+        "findings": dict(reasons.most_common()),
+    }
+
+
 def format_table(table: dict[str, dict[str, int]]) -> str:
     """A Markdown table: kind, rows judged, linked right, linked and named right."""
     lines = ["| kind | rows | linked right | named right |", "| --- | --- | --- | --- |"]
@@ -412,7 +461,9 @@ def main(argv: list[str] | None = None) -> int:
                     f" engine {verdict.engine_kind}, linked {verdict.linked}"
                 )
     if args.write:
-        FIGURES.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+        partial = FIGURES.with_suffix(".json.partial")
+        partial.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+        partial.replace(FIGURES)  # atomic: a reader sees the old figures or the new
     return 0
 
 

@@ -20,6 +20,7 @@ from archive.query import canonical_number, resolve_release
 from archive.worddiff import word_diffs
 from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
 from lineage.derived import annotate_diff
+from lineage.evidence import add_evidence
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
@@ -74,6 +75,7 @@ def compare_members(
         summary[change["kind"]] += 1
         if change["kind"] != UNCHANGED:
             changes.append(change)
+    add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
     pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     if words:
         for change, diff in zip(changes, word_diffs(pairs), strict=True):

@@ -15,6 +15,7 @@ from archive.errors import LookupFailed
 from archive.explanations import annotate_trace
 from archive.query import canonical_number, release_in_force
 from archive.witnesses import witnesses_in_lineages
+from lineage.evidence import evidence
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
 
@@ -92,7 +93,8 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         _entry(row)
         for row in db.query(
             f"""SELECT e.lineage_id, e.release, e.kind, e.old_numbers, e.new_numbers,
-                       e.related_lineages, e.similarity, new_v.text AS new_text,
+                       e.related_lineages, e.similarity, e.method, e.score, e.weak,
+                       new_v.text AS new_text,
                        old_v.text AS old_text, new_m.number AS number
                 FROM lineage_events e
                 LEFT JOIN lineage_members new_m ON new_m.part_id = e.new_part_id
@@ -146,6 +148,7 @@ def _entry(row: dict[str, Any]) -> dict[str, Any]:
         "lineage": row["lineage_id"],
         "related_lineages": json.loads(row["related_lineages"]),
         "similarity": row["similarity"],
+        **evidence(row["method"], row["score"], row["weak"]),  # how certain the link is
     }
 
 

@@ -16,6 +16,7 @@ from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
 from renderer.explained import install, names_key
 from renderer.model import load_model
+from renderer.pages_accuracy import build_accuracy
 from renderer.pages_compare import build_compare
 from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
@@ -87,6 +88,7 @@ def build_site(
         ("home", lambda site: build_home(site, histories)),
         ("misc", build_misc),
         ("compare", build_compare),
+        ("accuracy", build_accuracy),
     )
     progress = progress or Progress.off()
     progress.begin(len(steps) + len(("histories", "render", "search")))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from lineage.evidence import NO_EVIDENCE, evidence_by_release
 from renderer.environment import clause_anchor
 from vocabulary.kinds import CHANGE_KINDS, UNCHANGED
 
@@ -30,6 +31,9 @@ class Change:
     new_part: int | None
     lineage: int
     unconfirmed: bool = False  # a derived copy's difference the next official release lacks
+    weak: bool = False  # decided on weak evidence (lineage.evidence): the page marks it
+    method: str | None = None
+    score: float | None = None
 
     @property
     def anchor(self) -> str:
@@ -43,11 +47,13 @@ class Change:
 def all_changes(db: Database) -> dict[str, list[Change]]:
     """Release -> its changes from the release it is compared with (none for the first)."""
     found: dict[str, list[Change]] = defaultdict(list)
+    proof = evidence_by_release(db)  # what `diff` gives each change of neighbouring releases
     for release, kind, old, new, old_part, new_part, lineage, unconfirmed in db.execute(
         """SELECT release, kind, old_numbers, new_numbers, old_part_id, new_part_id, lineage_id,
                   unconfirmed
            FROM release_changes ORDER BY release, position"""
     ):
+        shown = proof.get((release, lineage), NO_EVIDENCE)
         found[release].append(
             Change(
                 kind,
@@ -57,6 +63,9 @@ def all_changes(db: Database) -> dict[str, list[Change]]:
                 new_part,
                 lineage,
                 bool(unconfirmed),
+                shown["weak"],
+                shown["method"],
+                shown["score"],
             )
         )
     return dict(found)

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from renderer.links import external_url
+from renderer.markup import emphasis, emphasis_in_diff
 from renderer.site_files import site_folder
 
 RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
@@ -38,17 +39,18 @@ def release_url(release: str, anchor: str | None = None) -> str:
 
 
 def diff_html(ops: list[tuple[int, str]] | None) -> Markup:
-    """A word diff as <del>/<ins> spans (ops as diff-match-patch gives them)."""
+    """A word diff as <del>/<ins> spans (ops as diff-match-patch gives them), with the
+    texts' `_italic_` markup as emphasis inside each span."""
     if not ops:
         return Markup("")
     out = []
-    for op, text in ops:
+    for (op, _text), shown in zip(ops, emphasis_in_diff(ops), strict=True):
         if op < 0:
-            out.append(f"<del>{escape(text)}</del>")
+            out.append(f"<del>{shown}</del>")
         elif op > 0:
-            out.append(f"<ins>{escape(text)}</ins>")
+            out.append(f"<ins>{shown}</ins>")
         else:
-            out.append(str(escape(text)))
+            out.append(shown)
     return Markup("".join(out))
 
 
@@ -62,6 +64,7 @@ def make_environment(asset_urls: dict[str, str], templates: Path | None = None) 
     )
     env.filters["long_date"] = long_date
     env.filters["diff_html"] = diff_html
+    env.filters["emphasis"] = emphasis  # the texts' `_italic_` markup, after escaping
     env.filters["external_url"] = external_url  # every href to another site goes through it
     env.globals["rule_url"] = rule_url
     env.globals["release_url"] = release_url

@@ -138,7 +138,8 @@ def _members(db: Database) -> tuple[dict[int, list[Member]], dict[int, int]]:
 def _events(db: Database) -> dict[int, list[dict[str, Any]]]:
     events: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in db.query(
-        """SELECT lineage_id, release, kind, old_numbers, new_numbers, related_lineages
+        """SELECT lineage_id, release, kind, old_numbers, new_numbers, related_lineages,
+                  method, score, weak
            FROM lineage_events ORDER BY lineage_id, release, id"""
     ):
         events[row["lineage_id"]].append(row)

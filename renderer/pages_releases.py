@@ -10,8 +10,9 @@ from lineage.compare import compared_with
 from renderer.changes import UNCONFIRMED, Change, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
-from renderer.fulltext import fulltext_html
+from renderer.fulltext import fulltext_html, release_history_urls
 from renderer.queries import part_texts, release_parts
+from renderer.toc import contents
 from renderer.writer import context_key
 from vocabulary.kinds import RENUMBERING_KINDS
 
@@ -79,24 +80,32 @@ def _release_page(
     gaps: list[dict[str, Any]],
 ) -> None:
     marks = {c.new_numbers[0]: c.kind for c in found if c.new_numbers}
+    history = release_history_urls(
+        site.db, row["date"], site.model.part_lineage, site.model.history_url
+    )
     key_data = {
         "release": row,
         "previous": previous and previous["date"],
         "next": following and following["date"],
         "marks": marks,
         "gaps": gaps,
+        "weak": [c.anchor for c in found if c.weak],
+        "history": sorted(history.items()),  # where its clause numbers link
     }
 
     def context() -> dict[str, Any]:
+        parts = release_parts(site.db, row["date"])
         return {
             "title": f"Comprehensive Rules, {row['date']}",
             "release": row,
             "previous": previous and previous["date"],
             "next": following and following["date"],
+            "toc": contents(parts),
             "fulltext": fulltext_html(
-                release_parts(site.db, row["date"]),
+                parts,
                 marks,
                 f"/diff/{previous['date']}/{row['date']}/" if previous else None,
+                history,
             ),
             "counts": counts(found),
             "changed": [c for c in found if c.kind != "formatting"],
@@ -140,6 +149,9 @@ def _diff_page(
                 "history": site.model.history_url.get(c.lineage),
                 "kind": c.kind,
                 "explained": note,
+                "weak": c.weak,
+                "method": c.method,
+                "score": c.score,
             }
             groups.setdefault(UNCONFIRMED if c.unconfirmed else c.kind, []).append(item)
         order: list[str] = [

@@ -10,6 +10,8 @@ import click
 from sqlite_utils import Database
 
 from rules_history.options import db_option, json_option, print_json, reports_errors
+from rules_history.trace_text import render_diff, trace_lines
+from vocabulary.kinds import FORMATTING
 
 
 def _store(db_file: str | None) -> Database:
@@ -30,16 +32,6 @@ def _label(db: Database, release: str) -> str:
 
 def _numbers(numbers: list[str]) -> str:
     return ", ".join(numbers) or "-"
-
-
-def render_diff(diff: list[tuple[int, str]]) -> str:
-    """A word diff as text: [-deleted-]{+inserted+}, as wdiff prints it.
-
-    >>> render_diff([(0, "in "), (-1, "play"), (1, "the battlefield")])
-    'in [-play-]{+the battlefield+}'
-    """
-    marks = {-1: "[-{}-]", 0: "{}", 1: "{{+{}+}}"}
-    return "".join(marks[op].format(text) for op, text in diff)
 
 
 @click.command()
@@ -70,12 +62,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     click.echo(f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}")
     if result.get("derived"):
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
-    for entry in result["entries"]:
-        moved = f"{_numbers(entry['old'])} -> {_numbers(entry['new'])}"
-        click.echo(f"{entry['release']}  {entry['kind']:<20} {moved}")
-        click.echo(f"    {(entry['text'] or '').replace(chr(10), ' ')}")
-        for item in entry["explanations"]:
-            click.echo(f"    explained: {one_line(item)}")
+    for line in trace_lines(result["entries"], one_line):
+        click.echo(line)
     for witness in result.get("witnesses", []):
         click.echo(
             f"witness: {witness['source']} quotes {witness['number']} of {witness['release']}:"
@@ -87,19 +75,31 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 @click.argument("old")
 @click.argument("new")
 @click.option("--rule", "rule_prefix", help="Only clauses numbered so, or under it (e.g. 504).")
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="In text, show formatting-only changes too (typography, markup); JSON has them always.",
+)
 @db_option
 @json_option
 @reports_errors
-def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
+def diff(
+    old: str, new: str, rule_prefix: str | None, show_all: bool, db_file: str | None, as_json: bool
+) -> None:
     """Compare release OLD with release NEW (dates or set codes or names, such as ONS and M10;
     any two, not only neighbours). Each change shows the official explanation of it, where
     a Comprehensive Rules changes article gives one.
+
+    Formatting-only changes (quote style, markup, lost characters) are counted but not
+    printed in text unless --all is given or an official article explains them.
 
     When a release the archive lacks lies between the two (a gap of the catalogue), the
     output says so: a `note:` line, and `gaps` in JSON."""
     from archive.explanations import annotate_diff, one_line
     from archive.gaps import gap_notice, gaps_between
     from lineage.compare import diff_releases
+    from lineage.evidence import uncertain_mark
 
     db = _store(db_file)
     result = annotate_diff(db, diff_releases(db, old, new, rule_prefix))
@@ -116,16 +116,25 @@ def diff(old: str, new: str, rule_prefix: str | None, db_file: str | None, as_js
         unconfirmed = ", ".join(f"{k} {n}" for k, n in result.get("unconfirmed", {}).items())
         checked = f" (checked against {result['confirmed_by']})" if "confirmed_by" in result else ""
         click.echo(f"note: {result['note']}; unconfirmed{checked}: {unconfirmed or 'none'}")
-    for change in result["changes"]:
+    shown = [c for c in result["changes"] if show_all or not _is_noise(c)]
+    hidden = len(result["changes"]) - len(shown)
+    if hidden:
+        click.echo(f"{hidden:,} formatting changes hidden; --all shows them")
+    for change in shown:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
         doubt = " (unconfirmed)" if change.get("confirmed") is False else ""
-        click.echo(f"\n{change['kind']}{doubt}: {moved}")
+        click.echo(f"\n{change['kind']}{doubt}: {moved}{uncertain_mark(change)}")
         click.echo(render_diff(change["diff"]))
         for item in change["explanations"]:
             click.echo(f"explained: {one_line(item)}")
     if not rule_prefix:
         for item in result["explanation_findings"]:
             click.echo(f'\nfinding: "{item["article"]}", {item["heading"]}: {item["finding"]}')
+
+
+def _is_noise(change: dict[str, Any]) -> bool:
+    """A formatting-only change that no official article explains: hidden from text diffs."""
+    return change["kind"] == FORMATTING and not change["explanations"]
 
 
 @click.command()

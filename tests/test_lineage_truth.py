@@ -1,8 +1,8 @@
 """The lineage engine measured against the ground truth written by reading both texts.
 
-The published figures (`tests/data/lineage_truth/accuracy.json`) must be exactly what the
-engine scores on the committed truth today; the 98% target per kind is a separate test that
-is expected to fail where the engine is not there yet.
+The published figures (`lineage/data/accuracy.json`, package data the site shows) must be
+exactly what the engine scores on the committed truth today; the 98% target per kind is a
+separate test that is expected to fail where the engine is not there yet.
 """
 
 from __future__ import annotations

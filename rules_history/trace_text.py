@@ -1,0 +1,114 @@
+"""`trace` as text: one block per change, each wording as a word diff from the one before.
+
+A split or a merge is one event of several lineages (the trace lists an entry per lineage);
+the reader sees it once: one heading, then each resulting clause once. A clause that had a
+wording before is shown as the word diff from that wording, a new one in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from archive.worddiff import word_diffs
+from lineage.evidence import uncertain_mark
+from vocabulary.kinds import MERGED, SPLIT
+
+Diff = list[tuple[int, str]]
+
+
+def render_diff(diff: Diff) -> str:
+    """A word diff as text: [-deleted-]{+inserted+}, as wdiff prints it.
+
+    >>> render_diff([(0, "in "), (-1, "play"), (1, "the battlefield")])
+    'in [-play-]{+the battlefield+}'
+    """
+    marks = {-1: "[-{}-]", 0: "{}", 1: "{{+{}+}}"}
+    return "".join(marks[op].format(text) for op, text in diff)
+
+
+def group_key(entry: dict[str, Any]) -> tuple[str, ...]:
+    """Entries with the same key are one event: the pieces of a split share their source,
+    the clauses of a merge their result; any other entry is an event of its own.
+
+    >>> group_key({"release": "2009-07-08", "kind": "split", "old": ["504.2"], "lineage": 7})
+    ('2009-07-08', 'split', '504.2')
+    """
+    if entry["kind"] == SPLIT:
+        return (entry["release"], SPLIT.value, *entry["old"])
+    if entry["kind"] == MERGED:
+        return (entry["release"], MERGED.value, *entry["new"])
+    return (entry["release"], entry["kind"], str(entry["lineage"]))
+
+
+def _union(lists: Iterator[list[str]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for numbers in lists:
+        seen.update(dict.fromkeys(numbers))
+    return list(seen)
+
+
+def _numbers(numbers: list[str]) -> str:
+    return ", ".join(numbers) or "-"
+
+
+def events(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The trace's entries grouped into events, in the trace's order."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for entry in entries:
+        groups.setdefault(group_key(entry), []).append(entry)
+    return list(groups.values())
+
+
+def _pieces(
+    event: list[dict[str, Any]], previous: dict[int, str]
+) -> list[tuple[dict[str, Any], str | None]]:
+    """Each distinct resulting clause of an event once, with the wording it follows (the
+    lineage's wording before this event; for a merge, the clause that keeps its identity,
+    whose entry lists every source)."""
+    chosen: dict[tuple[str, str], dict[str, Any]] = {}
+    for entry in event:
+        key = (entry["number"], entry["text"] or "")
+        best = chosen.get(key)
+        if best is None or (
+            (entry["lineage"] in previous, len(entry["old"]))
+            > (best["lineage"] in previous, len(best["old"]))
+        ):
+            chosen[key] = entry
+    return [(entry, previous.get(entry["lineage"])) for entry in chosen.values()]
+
+
+def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
+    """The text lines of a trace's entries. `explained(item)` gives an explanation's line."""
+    previous: dict[int, str] = {}  # each lineage's wording so far
+    blocks = []
+    for event in events(entries):
+        pieces = _pieces(event, previous)
+        blocks.append((event, pieces))
+        for entry in event:
+            if entry["kind"] != "removed":
+                previous[entry["lineage"]] = entry["text"] or ""
+    pairs = [
+        (before, entry["text"] or "")
+        for _event, pieces in blocks
+        for entry, before in pieces
+        if before is not None
+    ]
+    diffs = iter(word_diffs(pairs))
+    for event, pieces in blocks:
+        first = event[0]
+        old = _union(entry["old"] for entry in event)
+        new = _union(entry["new"] for entry in event)
+        mark = uncertain_mark(first)
+        yield f"{first['release']}  {first['kind']:<20} {_numbers(old)} -> {_numbers(new)}{mark}"
+        for entry, before in pieces:
+            text = (entry["text"] or "") if before is None else render_diff(next(diffs))
+            label = f"{entry['number']}: " if len(pieces) > 1 else ""
+            yield f"    {label}{text.replace(chr(10), ' ')}"
+        shown: set[str] = set()
+        for entry in event:
+            for item in entry["explanations"]:
+                line = explained(item)
+                if line not in shown:
+                    shown.add(line)
+                    yield f"    explained: {line}"

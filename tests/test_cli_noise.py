@@ -1,0 +1,108 @@
+"""Signal over noise in the command line: `diff` text hides formatting-only changes (counted,
+`--all` shows them, JSON keeps everything); `trace` text shows word diffs between successive
+wordings and each split once. Run through the real CLI on the small store."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from sqlite_utils import Database
+
+from rules_history.cli import main
+
+# 2019-01-25 turned the curly quotes of 2018-10-05 back into straight ones: formatting only.
+OLD, NEW = "2018-10-05", "2019-01-25"
+CHANGE_HEADER = re.compile(r"^([a-z+]+)(?: \(unconfirmed\))?: ", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def store_file(small_lineage: Database) -> str:
+    return str(small_lineage.execute("PRAGMA database_list").fetchone()[2])
+
+
+def cli(store_file: str, *args: str) -> str:
+    result = CliRunner().invoke(main, [*args, "--db", store_file])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture(scope="module")
+def diff_json(store_file: str) -> dict:
+    return json.loads(cli(store_file, "diff", OLD, NEW, "--json"))
+
+
+def test_diff_text_hides_formatting_and_counts_it(store_file: str, diff_json: dict) -> None:
+    formatting = [c for c in diff_json["changes"] if c["kind"] == "formatting"]
+    assert len(formatting) == diff_json["summary"]["formatting"] == 1816
+    output = cli(store_file, "diff", OLD, NEW)
+    assert "\n1,816 formatting changes hidden; --all shows them\n" in output
+    kinds = CHANGE_HEADER.findall(output)
+    assert "formatting" not in kinds
+    real = [c["kind"] for c in diff_json["changes"] if c["kind"] != "formatting"]
+    assert sorted(kinds) == sorted(real)
+    assert {"reworded", "renumbered", "renumbered+reworded", "added"} <= set(kinds)
+    # 114.6 was rewritten in 2019-01-25; its word diff is printed
+    assert "reworded: 114.6 -> 114.6\n[-Spells and abilities that can have zero" in output
+
+
+def test_diff_all_shows_formatting(store_file: str, diff_json: dict) -> None:
+    output = cli(store_file, "diff", OLD, NEW, "--all")
+    assert "formatting changes hidden" not in output
+    kinds = CHANGE_HEADER.findall(output)
+    assert kinds.count("formatting") == 1816
+    assert len(kinds) == len(diff_json["changes"])
+    # a formatting change shows what changed: the quote style
+    assert 'See section 8, [-“-]{+"+}Multiplayer Rules[-.”-]{+."+}' in output
+
+
+def test_diff_without_formatting_changes_prints_no_count(store_file: str) -> None:
+    output = cli(store_file, "diff", "2021-06-09", "2021-07-12", "--rule", "708")
+    assert "formatting changes hidden" not in output
+
+
+def test_trace_text_shows_word_diffs_and_each_split_once(store_file: str) -> None:
+    output = cli(store_file, "trace", "504.2@2008-03-17")
+    lines = output.splitlines()
+    # 2008-02-01 reworded 504.2: the diff from the 2002-10-07 wording, with the new
+    # cross-reference inserted, not the paragraph again
+    reworded = lines[lines.index("2008-02-01  reworded             504.2 -> 504.2") + 1]
+    assert reworded.startswith("    Face-down [-cards -]{+spells +}on the stack")
+    assert '{+(See rule 418.5, "Interaction of Continuous Effects,"' in reworded
+    # the 2009 split of 504.2 into 707.2, 707.3 and 707.4: one heading, each piece once
+    split = "2009-07-08  split                504.2 -> 707.2, 707.3, 707.4"
+    assert lines.count(split) == 1
+    at = lines.index(split)
+    pieces = lines[at + 1 : at + 4]
+    assert [line.split(":")[0] for line in pieces] == ["    707.2", "    707.3", "    707.4"]
+    # 707.2 keeps 504.2's identity: its diff drops the sentences that became 707.3 and 707.4
+    assert "[-418.5-]{+612+}" in pieces[0]
+    assert '[-.") Objects that are put into play face down' in pieces[0]
+    # 707.3 and 707.4 are new clauses: their words in full
+    assert pieces[1] == (
+        "    707.3: Objects that are put onto the battlefield face down are turned face down"
+        " before they enter the battlefield, so the permanent's enters-the-battlefield"
+        " abilities won't trigger (if triggered) or have any effect (if static)."
+    )
+    # later formatting flips show as the quote that changed, not as the paragraph again
+    assert "[-permanent’s -]{+permanent's +}" in output
+    assert sum(line.startswith("2009-07-08") for line in lines) == 1
+
+
+def test_trace_json_keeps_an_entry_per_lineage(store_file: str) -> None:
+    result = json.loads(cli(store_file, "trace", "504.2@2008-03-17", "--json"))
+    split = [e for e in result["entries"] if e["kind"] == "split"]
+    assert sorted(e["number"] for e in split) == ["707.2", "707.3", "707.4"]
+
+
+def test_trace_text_shows_a_merge_once_as_a_diff_from_the_clause_kept(store_file: str) -> None:
+    # 2008-02-01 merged 418.5d ("A continuous effect can override another.") and 418.5a
+    # into 418.5h, which keeps 418.5d's identity (its words open the new clause)
+    lines = cli(store_file, "trace", "418.5h@2008-02-01").splitlines()
+    merged = "2008-02-01  merged               418.5d, 418.5a -> 418.5h"
+    assert sum(line.startswith("2008-02-01") for line in lines) == 1
+    after = lines[lines.index(merged) + 1 :]
+    assert after[0].startswith("    [-A -]{+One +}continuous effect can override another{+. ")
+    assert after[1].startswith("2009-07-08  renumbered")
