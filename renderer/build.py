@@ -14,7 +14,7 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.explained import install, names_key
+from renderer.explained import install, release_names
 from renderer.model import load_model
 from renderer.pages_accuracy import build_accuracy
 from renderer.pages_compare import build_compare
@@ -72,7 +72,7 @@ def build_site(
     workers = default_workers() if workers is None else workers
     state = state if state is not None else site_state(out)
     prepare_state(out, state)
-    writer = SiteWriter(out, code_key() + names_key(list(model.releases)), state)
+    writer = SiteWriter(out, code_key(), state, release_names(list(model.releases)))
     if writer.interrupted:
         report.notes.append(
             f"{out}: the last build into it did not finish; every page is rendered again"

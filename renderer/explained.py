@@ -9,7 +9,6 @@ Both come from the store (`archive.explanations`), read once per build (renderer
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from renderer.context import Site
@@ -27,11 +26,10 @@ def install(site: Site) -> None:
     site.env.globals["release_label"] = release_label
 
 
-def names_key(rows: list[dict[str, Any]]) -> str:
-    """A hash of every release's name: part of each page's key, since any page may name a
-    release (a corrected name re-renders them)."""
-    names = repr([(row["date"], row.get("name")) for row in rows])
-    return hashlib.sha256(names.encode()).hexdigest()[:12]
+def release_names(rows: list[dict[str, Any]]) -> dict[str, str | None]:
+    """Release date -> its set name: shown on any page that names a release, so the site
+    writer re-renders every page when one of them changes (renderer.writer.SiteWriter)."""
+    return {str(row["date"]): row.get("name") for row in rows}
 
 
 def _table(site: Site) -> dict[tuple[int, str], list[dict[str, Any]]]:

@@ -50,14 +50,23 @@ def context_key(context: Any) -> str:
 
 
 class SiteWriter:
-    def __init__(self, out: Path, code: str, state: Path) -> None:
-        """Write into `out`; keep the manifest in `state` (a folder outside `out`)."""
+    def __init__(
+        self, out: Path, code: str, state: Path, names: dict[str, str | None] | None = None
+    ) -> None:
+        """Write into `out`; keep the manifest in `state` (a folder outside `out`).
+
+        `names` (release date -> set name) is data every page may show: a release renamed
+        since the last build re-renders every page, a release added does not (the pages that
+        show it have it in their own keys)."""
         self.out = out
         self.code = code
+        self.names = names or {}
         self.state = state
         self.out.mkdir(parents=True, exist_ok=True)
         self.interrupted = (state / UNFINISHED).exists()
-        self.previous: dict[str, str] = {} if self.interrupted else _previous_pages(state, code)
+        self.previous: dict[str, str] = (
+            {} if self.interrupted else _previous_pages(state, code, self.names)
+        )
         (state / UNFINISHED).write_text(f"a build is writing {out}\n")
         self.pages: dict[str, str] = {}
         self.rendered = 0
@@ -133,20 +142,25 @@ class SiteWriter:
             target = _inside(self.out, name)
             if target is not None:
                 target.unlink(missing_ok=True)
-        manifest = {"code": self.code, "pages": self.pages}
+        manifest = {"code": self.code, "names": self.names, "pages": self.pages}
         (self.state / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
         (self.state / UNFINISHED).unlink(missing_ok=True)
         return sorted(stale)
 
 
-def _previous_pages(state: Path, code: str) -> dict[str, str]:
+def _previous_pages(state: Path, code: str, names: dict[str, str | None]) -> dict[str, str]:
     """The pages the last build recorded (in its state folder), if it was built by the same
-    code (else none)."""
+    code and named every release it knew as `names` does (else none)."""
     try:
         previous = json.loads((state / MANIFEST).read_text())
     except (OSError, ValueError):
         return {}
     if not isinstance(previous, dict) or previous.get("code") != code:
+        return {}
+    known = previous.get("names")
+    if not isinstance(known, dict) or any(
+        names.get(date, name) != name for date, name in known.items()
+    ):
         return {}
     pages = previous.get("pages")
     return pages if isinstance(pages, dict) else {}
