@@ -5,7 +5,7 @@ holds until the next `Expect`). Where the archived rules text says something els
 source, `text_says` records what the text decides and `finding` why: those are documented
 findings, not failures, and the tests check the text's answer there.
 
-Sources (in /work/shared/seeds/):
+Sources (in ../shared/seeds/ beside the checkout):
 - FAQ 2002: Wizards, "Morph: Onslaught's New Ability" (Barclay, 2002-09-06), with 502.26, 504.
 - CK 2008: Crystal Keep rule 504 page, March 2008, each clause dated by the CR it came from.
 - Wiki 2020: MTG Wiki "Face down", quoting CR 707 of January 2020.
