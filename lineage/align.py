@@ -62,6 +62,7 @@ CONTAINED = 0.7  # share of a clause's words found in another, for splits and me
 # Share of a split piece's words found among the words its source lost (or of an absorbed
 # clause's words among those its new home gained): the words moved, not just look alike.
 MOVED_WORDS = 0.5
+PIECE_WORDS = 4  # a shorter new rule ("Instants have no subtypes.") matches any source
 MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
 CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
 NEAR = 4  # how many positions around a clause count as its neighbourhood
@@ -766,6 +767,7 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
     absorbed clause of words its new home gained. Sources are looked for near the piece
     (and the rules those neighbours belong to) and, by the words that moved, anywhere. The
     identity of a split stays with the piece that carries the old clause's first sentence.
+    The two searches are one (`_attach_unpaired`), run in each direction.
     """
     old_of = result.matches
     new_of = {o: n for n, o in old_of.items()}
@@ -773,63 +775,77 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
     words_new = _LazyWords(new)
     lost = _Difference(old, new, new_of, words_old, words_new)  # old -> words it lost
     gained = _Difference(new, old, old_of, words_new, words_old)  # new -> words it gained
-    old_at = {clause.number: o for o, clause in enumerate(old) if clause.number}
-    new_at = {clause.number: n for n, clause in enumerate(new) if clause.number}
-    for n in [i for i in range(len(new)) if i not in old_of]:
-        if new[n].group != "rule" or new[n].heading or sum(words_new[n].values()) < 4:
-            continue
-        around = {o for o in _around(n, old_of, old, old_at) if o in lost}
-        best = max(around, key=lambda o: _contained(words_new[n], lost[o]), default=None)
-        share = 0.0
-        if best is not None and _contained(words_new[n], words_old[best]) >= CONTAINED:
-            share = _contained(words_new[n], lost[best])
-        if best is not None and share >= MOVED_WORDS:
-            result.splits.setdefault(best, []).append(n)
-            result.moved_words[("piece", n)] = round(100 * share, 1)
-            continue
-        # a clause that lost its best match to another new clause, from a rewritten old one:
-        # the old statement went into both (409.1a: casting 601.2a, activating 602.2a)
-        source = result.passed_over.get(n)
-        if (
-            source is not None
-            and source in lost
-            and lost[source].total()
-            and result.nearest_new[n] >= STRICT
-            and _contained(words_new[n], words_old[source]) >= CONTAINED
-        ):
-            result.splits.setdefault(source, []).append(n)
-            result.moved_words[("piece", n)] = round(result.nearest_new[n], 1)
-    for o in [i for i in range(len(old)) if i not in new_of]:
-        if old[o].group != "rule" or old[o].heading or not words_old[o]:
-            continue
-        around = {m for m in _around(o, new_of, new, new_at) if m in gained}
-        best = max(around, key=lambda n: _contained(words_old[o], gained[n]), default=None)
-        share = 0.0
-        if best is not None and _contained(words_old[o], words_new[best]) >= CONTAINED:
-            share = _contained(words_old[o], gained[best])
-        if best is not None and share >= MOVED_WORDS:
-            result.merges.setdefault(best, []).append(o)
-            result.moved_words[("absorbed", o)] = round(100 * share, 1)
-            continue
-        # a clause that lost its best match to another old clause, into a rewritten new one
-        target = result.passed_over_old.get(o)
-        if (
-            target is not None
-            and target in gained
-            and gained[target].total()
-            and result.nearest_old[o] >= STRICT
-            and _contained(words_old[o], words_new[target]) >= CONTAINED
-        ):
-            result.merges.setdefault(target, []).append(o)
-            result.moved_words[("absorbed", o)] = round(result.nearest_old[o], 1)
-    for pieces in result.splits.values():
-        pieces.sort()
+    pieces = _Side(
+        new, old_of, words_new, result.passed_over, result.nearest_new, "piece", PIECE_WORDS
+    )
+    sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
+    for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
+        result.splits.setdefault(source, []).append(piece)
+    absorbed = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "absorbed")
+    homes = _Side(new, old_of, words_new, result.passed_over, result.nearest_new, "")
+    for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words):
+        result.merges.setdefault(home, []).append(clause)
+    for found in result.splits.values():
+        found.sort()
     for olds in result.merges.values():
         olds.sort()
-    for o, pieces in result.splits.items():
-        _keep_identity_on_first_sentence(old, new, result, o, pieces, words_new)
+    for o, found in result.splits.items():
+        _keep_identity_on_first_sentence(old, new, result, o, found, words_new)
     for n, olds in result.merges.items():
         _keep_merge_identity_on_first_sentence(old, new, result, n, olds, words_old)
+
+
+@dataclass
+class _Side:
+    """One release seen from a split or merge search: its clauses, their partners in the
+    other release, their words, and the nearest clause each one lost to another."""
+
+    clauses: list[Clause]
+    partner: dict[int, int]
+    words: _LazyWords
+    passed_over: dict[int, int]
+    nearest: dict[int, float]
+    role: str  # how `moved_words` names a clause attached from this side
+    least_words: int = 1  # fewer words than this never attach
+
+
+def _attach_unpaired(
+    these: _Side, those: _Side, changed: _Difference, moved_words: dict[tuple[str, int], float]
+) -> Iterable[tuple[int, int]]:
+    """(unpaired rule of `these`, paired rule of `those` it went into or came from).
+
+    For a split, `these` are the new clauses and `changed` holds the words each old clause
+    lost; for a merge, `these` are the old clauses and `changed` the words each new clause
+    gained. A clause attaches near it, where most of its words are among those words
+    (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); failing that, to
+    the clause it lost its best match to, when that one was rewritten.
+    """
+    at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
+    for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
+        clause, words = these.clauses[i], these.words[i]
+        if clause.group != "rule" or clause.heading or words.total() < these.least_words:
+            continue
+        near = {j for j in _around(i, these.partner, those.clauses, at) if j in changed}
+        best = max(near, key=lambda j: _contained(words, changed[j]), default=None)
+        share = 0.0
+        if best is not None and _contained(words, those.words[best]) >= CONTAINED:
+            share = _contained(words, changed[best])
+        if best is not None and share >= MOVED_WORDS:
+            moved_words[(these.role, i)] = round(100 * share, 1)
+            yield i, best
+            continue
+        # one that lost its best match to another clause, from (or into) a rewritten one:
+        # the statement went into both (409.1a: casting 601.2a, activating 602.2a)
+        other = these.passed_over.get(i)
+        if (
+            other is not None
+            and other in changed
+            and changed[other].total()
+            and these.nearest[i] >= STRICT
+            and _contained(words, those.words[other]) >= CONTAINED
+        ):
+            moved_words[(these.role, i)] = round(these.nearest[i], 1)
+            yield i, other
 
 
 def _around(
