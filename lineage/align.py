@@ -62,6 +62,18 @@ CONTAINED = 0.7  # share of a clause's words found in another, for splits and me
 # Share of a split piece's words found among the words its source lost (or of an absorbed
 # clause's words among those its new home gained): the words moved, not just look alike.
 MOVED_WORDS = 0.5
+# A clause folded into its sibling's rewrite keeps at least this share of its words there.
+SIBLING_WORDS = 0.5
+# A glossary entry that gave its rule text away (2009) is far from the rules that took it:
+# a rule piece found nowhere near its source is looked for among the entries that lost words.
+COMMON_WORD = 60  # a word more changed entries lost than this says nothing of the source
+ANYWHERE_CANDIDATES = 5  # entries sharing the most rare words, checked word for word
+# Far from its source, a piece has only its words to show where it came from: it must be a
+# passage (a short rule, "Instants have no subtypes.", matches many) almost all of moved words.
+ANYWHERE_WORDS = 12
+MOVED_ANYWHERE = 0.85
+RARE_WORDS = 3  # a rule that holds a passage has its three longest words
+REPEATED = 0.75  # share of a passage's words a rule had: the glossary only repeated it
 PIECE_WORDS = 4  # a shorter new rule ("Instants have no subtypes.") matches any source
 MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
 CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
@@ -776,7 +788,7 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
     lost = _Difference(old, new, new_of, words_old, words_new)  # old -> words it lost
     gained = _Difference(new, old, old_of, words_new, words_old)  # new -> words it gained
     pieces = _Side(
-        new, old_of, words_new, result.passed_over, result.nearest_new, "piece", PIECE_WORDS
+        new, old_of, words_new, result.passed_over, result.nearest_new, "piece", PIECE_WORDS, True
     )
     sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
@@ -807,6 +819,7 @@ class _Side:
     nearest: dict[int, float]
     role: str  # how `moved_words` names a clause attached from this side
     least_words: int = 1  # fewer words than this never attach
+    from_glossary: bool = False  # whether a clause may come from a glossary entry far away
 
 
 def _attach_unpaired(
@@ -817,22 +830,31 @@ def _attach_unpaired(
     For a split, `these` are the new clauses and `changed` holds the words each old clause
     lost; for a merge, `these` are the old clauses and `changed` the words each new clause
     gained. A clause attaches near it, where most of its words are among those words
-    (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); failing that, to
-    the clause it lost its best match to, when that one was rewritten.
+    (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); a new rule far from
+    any source may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), unless
+    a rule already held them; failing that, to the clause it lost its best match to, when
+    that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`).
     """
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
+    entries: _MovedWordIndex | None = None
+    repeated: _Rules | None = None
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
         clause, words = these.clauses[i], these.words[i]
         if clause.group != "rule" or clause.heading or words.total() < these.least_words:
             continue
-        near = {j for j in _around(i, these.partner, those.clauses, at) if j in changed}
-        best = max(near, key=lambda j: _contained(words, changed[j]), default=None)
-        share = 0.0
-        if best is not None and _contained(words, those.words[best]) >= CONTAINED:
-            share = _contained(words, changed[best])
-        if best is not None and share >= MOVED_WORDS:
-            moved_words[(these.role, i)] = round(100 * share, 1)
-            yield i, best
+        near = [j for j in _around(i, these.partner, those.clauses, at) if j in changed]
+        rules = [j for j in near if those.clauses[j].group == "rule"]
+        found = _best_home(these, those, changed, i, rules, MOVED_WORDS)
+        if found is None and these.from_glossary and words.total() >= ANYWHERE_WORDS:
+            entries = entries or _MovedWordIndex(those, these.clauses, changed)
+            found = _best_home(these, those, changed, i, entries.candidates(words), MOVED_ANYWHERE)
+            if found is not None:
+                repeated = repeated or _Rules(those.clauses)
+                if repeated.hold(clause.normalised):
+                    found = None  # the glossary only repeated a rule: the rule is its source
+        if found is not None:
+            moved_words[(these.role, i)] = round(100 * found[1], 1)
+            yield i, found[0]
             continue
         # one that lost its best match to another clause, from (or into) a rewritten one:
         # the statement went into both (409.1a: casting 601.2a, activating 602.2a)
@@ -846,6 +868,97 @@ def _attach_unpaired(
         ):
             moved_words[(these.role, i)] = round(these.nearest[i], 1)
             yield i, other
+            continue
+        folded = _folded_into_sibling(these, those, changed, i)
+        if folded is not None:
+            moved_words[(these.role, i)] = round(100 * folded[1], 1)
+            yield i, folded[0]
+
+
+def _folded_into_sibling(
+    these: _Side, those: _Side, changed: _Difference, i: int
+) -> tuple[int, float] | None:
+    """The clause that continues a sibling of clause `i` and took `i` in as it was rewritten
+    (2015: 701.16d's "replacement effect" case folded into 701.16c), and the share of `i`'s
+    own words (those its sibling lacks) among the words that changed there.
+
+    The two siblings shared most of their words, so the words that moved are only the ones
+    that told `i` apart; they must be there, and half of all of `i`'s words too."""
+    other = these.passed_over.get(i)
+    if other is None or other not in changed:
+        return None
+    sibling = those.partner[other]
+    if these.clauses[sibling].parent != these.clauses[i].parent:
+        return None
+    words = these.words[i]
+    own = words - these.words[sibling]
+    if not own or _contained(words, those.words[other]) < SIBLING_WORDS:
+        return None
+    share = _contained(own, changed[other])
+    return (other, share) if share >= MOVED_WORDS else None
+
+
+class _Rules:
+    """The rules of a release, to ask whether a passage was already among them."""
+
+    def __init__(self, clauses: list[Clause]) -> None:
+        self.texts = [c.normalised.lower() for c in clauses if c.group == "rule" and not c.heading]
+
+    def hold(self, passage: str) -> bool:
+        """True when one rule has most of `passage`'s words (`REPEATED`); only the rules with
+        its longest words (the rarest) are read word for word."""
+        words = _words(passage)
+        rare = sorted(words, key=len, reverse=True)[:RARE_WORDS]
+        for text in self.texts:
+            if all(word in text for word in rare) and _contained(words, _words(text)) >= REPEATED:
+                return True
+        return False
+
+
+def _best_home(
+    these: _Side,
+    those: _Side,
+    changed: _Difference,
+    i: int,
+    candidates: Iterable[int],
+    enough: float,
+) -> tuple[int, float] | None:
+    """The candidate that most of clause `i`'s words moved to or from, and that share (at
+    least `enough`; far away, the words alone must say it, so more of them)."""
+    words = these.words[i]
+    best = max(candidates, key=lambda j: _contained(words, changed[j]), default=None)
+    if best is None or _contained(words, those.words[best]) < max(CONTAINED, enough):
+        return None
+    share = _contained(words, changed[best])
+    return (best, share) if share >= enough else None
+
+
+class _MovedWordIndex:
+    """Which glossary entries of one release lost which words: the candidates for a rule
+    found far from where its words were (2009: the entry "Mana Pool" gave 106.4 its text)."""
+
+    def __init__(self, side: _Side, other: list[Clause], changed: _Difference) -> None:
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for j, partner in side.partner.items():
+            clause = side.clauses[j]
+            if (
+                clause.kind == "glossary"
+                and other[partner].version_hash != clause.version_hash
+                # it gave a passage away: it is shorter by about that many words
+                and clause.normalised.count(" ") - other[partner].normalised.count(" ")
+                >= ANYWHERE_WORDS * MOVED_ANYWHERE
+            ):
+                for word in changed[j]:
+                    self.postings[word].append(j)
+
+    def candidates(self, words: Counter[str]) -> list[int]:
+        """The entries sharing most of `words`' rarer words (common ones say nothing)."""
+        tally: Counter[int] = Counter()
+        for word in words:
+            posting = self.postings.get(word, ())
+            if 0 < len(posting) <= COMMON_WORD:
+                tally.update(posting)
+        return [j for j, _count in tally.most_common(ANYWHERE_CANDIDATES)]
 
 
 def _around(
@@ -876,7 +989,9 @@ class _Difference(dict[int, Counter[str]]):
 
     def __contains__(self, index: object) -> bool:
         return (
-            isinstance(index, int) and index in self.partner and (self.these[index].group == "rule")
+            isinstance(index, int)
+            and index in self.partner
+            and self.these[index].group in ("rule", "glossary")
         )
 
     def __missing__(self, index: int) -> Counter[str]:
@@ -920,7 +1035,11 @@ def _keep_identity_on_first_sentence(
     better than the clause paired so far."""
     kept = next(n for n, source in result.matches.items() if source == o)
     first = _first_sentence(old[o].normalised)
-    best = max(pieces, key=lambda p: _contained(first, words_new[p]))
+    # a glossary entry continues in the entry with its term, not in a rule it gave text to
+    alike = [p for p in pieces if new[p].group == new[kept].group]
+    if not alike:
+        return
+    best = max(alike, key=lambda p: _contained(first, words_new[p]))
     if _contained(first, words_new[best]) > _contained(first, words_new[kept]) + 0.2:
         del result.matches[kept]
         similarity, method = result.similarity.pop(kept), result.method.pop(kept)

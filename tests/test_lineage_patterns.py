@@ -136,6 +136,38 @@ def test_5_a_short_absorbed_clause_is_a_merge(rewrite_2009: Aligned) -> None:
     assert "502.10c" in absorbed or rewrite_2009.successor.get("502.10c") == "702.19c"
 
 
+def test_5_a_glossary_entry_gives_its_rule_text_to_the_rules(rewrite_2009: Aligned) -> None:
+    """2009: the entry "Exchange" became a short definition; its paragraphs became the rules
+    701.8a-f, far from it. The pieces are found by the words the entry lost, and the
+    entry keeps its identity (its term continues), not the rule that took its first words."""
+    result, new = rewrite_2009.result, rewrite_2009.new
+    assert rewrite_2009.successor["Exchange"] == "Exchange"
+    pieces = result.splits[rewrite_2009.old_index["Exchange"]]
+    assert [new[n].label for n in pieces] == [f"701.8{c}" for c in "abcdef"]
+    assert rewrite_2009.kind("701.8c") == "split"
+
+
+def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
+    """2009: 107.3d (X in a morph cost) came from the entry "X". A rule that already held a
+    passage is its source, not the glossary; but a heading such as "Morph" shares all of its
+    one word with the passage and holds nothing."""
+    result, new = rewrite_2009.result, rewrite_2009.new
+    from_x = [new[n].label for n in result.splits[rewrite_2009.old_index["X"]]]
+    assert from_x[:4] == ["107.3a", "107.3b", "107.3c", "107.3d"]
+
+
+def test_5_a_clause_folded_into_its_siblings_rewrite_is_merged(full_store: Database) -> None:
+    """2015-07-17: 701.16d (a replacement effect moves the objects: no shuffle) was folded
+    into the rewrite of its sibling 701.16c; few of its words are new there, but the words
+    that told it apart from 701.16c are."""
+    aligned = Aligned(full_store, "2015-03-27", "2015-07-17")
+    assert aligned.successor["701.16c"] == "701.16c"
+    assert aligned.ending("701.16d") == "merged"
+    assert aligned.kind("701.16c") == "merged"
+    olds = aligned.result.merges[aligned.new_index["701.16c"]]
+    assert [aligned.old[o].label for o in olds] == ["701.16d"]
+
+
 def test_6_markup_and_lost_characters_are_formatting(full_lineage: Database) -> None:
     """2014-05-01: 100.1 only lost its `_Magic_` italics markup; blame must not date the
     rule from then."""
