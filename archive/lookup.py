@@ -43,7 +43,8 @@ def fold(text: str) -> str:
     return " ".join(text.split())
 
 
-def _is_heading(kind: str, text: str) -> bool:
+def is_heading(kind: str, text: str) -> bool:
+    """A chapter, a section, or a rule that is only a title ("Morph"): what readers name."""
     if kind in ("chapter", "section"):
         return True
     words = text.split()
@@ -64,7 +65,7 @@ def _names(db: Database, release: str) -> list[tuple[str, Found]]:
     for row in rows:
         if row["kind"] == "glossary" and row["title"]:
             glossary.append((row["title"], Found(None, row["title"], "glossary")))
-        elif row["number"] and _is_heading(row["kind"], row["text"] or ""):
+        elif row["number"] and is_heading(row["kind"], row["text"] or ""):
             name = row["title"] or row["text"]
             names.append((name.strip(), Found(row["number"], None, row["kind"])))
     return names + glossary
