@@ -10,14 +10,15 @@ date; without JavaScript it links to /rule/N/, which lists every wording with it
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from typing import Any
 
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.explained import explained
+from renderer.names import write_numbers
 from renderer.queries import Run, examples, texts
+from renderer.rule_index import write_rule_index
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key
 
@@ -40,17 +41,8 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
         _number_page(site, number, items)
         result[number] = items
     numbers = sorted(result, key=sort_key)
-    chapters: dict[str, list[str]] = defaultdict(list)
-    for number in numbers:
-        chapters[number[0]].append(number)
-    site.page(
-        "rule/index.html",
-        "rule_index.html",
-        title="Every rule number",
-        count=len(numbers),
-        first=dates[0],
-        chapters=sorted(chapters.items()),
-    )
+    write_rule_index(site, result)
+    write_numbers(site, result)
     site.writer.file("rule/numbers.json", json.dumps(numbers).encode())
     return result
 
