@@ -44,11 +44,17 @@ def fold(text: str) -> str:
 
 
 def is_heading(kind: str, text: str) -> bool:
-    """A chapter, a section, or a rule that is only a title ("Morph"): what readers name."""
+    """A chapter, a section, or a rule that is only a title ("Morph"): what readers name.
+    A short rule ending in a period is a sentence, one ending in a colon the lead-in of a
+    list ("The state-based actions are as follows:").
+
+    >>> is_heading("rule", "Morph"), is_heading("rule", "There are twelve special actions:")
+    (True, False)
+    """
     if kind in ("chapter", "section"):
         return True
     words = text.split()
-    return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith(".")
+    return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith((".", ":"))
 
 
 def _names(db: Database, release: str) -> list[tuple[str, Found]]:
