@@ -93,7 +93,7 @@ def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
         }
     else:
         terms = list(dict.fromkeys(t for t in reversed(h["numbers"]) if is_term(t)))
-        terms = terms or [h["numbers"][-1]]
+        terms = terms or [label(h["numbers"][-1])]  # no clean term: its first words
         chain = ""
         title = terms[0]
         meta = {"chain": "", "label": title, "kind": "glossary", "expect": f"glossary: {title}"}
