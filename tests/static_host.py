@@ -11,15 +11,13 @@ read from the built file, so a wrong rule fails the tests that use this host.
 
 from __future__ import annotations
 
-import functools
 import http.server
 import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
+
+from loopback_server import LoopbackServer
 
 
 def read_rules(site: Path) -> list[tuple[re.Pattern[str], str]]:
@@ -37,6 +35,10 @@ def read_rules(site: Path) -> list[tuple[re.Pattern[str], str]]:
 
 class StaticHost(http.server.SimpleHTTPRequestHandler):
     rules: list[tuple[re.Pattern[str], str]] = []
+    root = "."
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, directory=self.root, **kwargs)
 
     def send_head(self) -> Any:
         path = unquote(urlsplit(self.path).path)
@@ -62,16 +64,7 @@ class StaticHost(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def static_host(site: Path, rewrites: bool = True) -> Iterator[str]:
-    """Serve `site` on a free port of 127.0.0.1; yields the base URL."""
-    handler = type("Host", (StaticHost,), {"rules": read_rules(site) if rewrites else []})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(site))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def static_host(site: Path, rewrites: bool = True) -> LoopbackServer:
+    """A host serving `site` on a free port of 127.0.0.1, as a context manager (`.url`)."""
+    rules = read_rules(site) if rewrites else []
+    return LoopbackServer(type("Host", (StaticHost,), {"rules": rules, "root": str(site)}))

@@ -85,7 +85,8 @@ def test_serve_refuses_what_is_not_a_day_or_a_number(served: str) -> None:
 
 
 def test_static_host_rewrite_answers_200(small_site: Path) -> None:
-    with static_host(small_site) as base:
+    with static_host(small_site) as host:
+        base = host.url
         status, html = fetch(base + ASKED)
         assert status == 200 and "<h1>Rule 504.2<span" in html
         # without JavaScript the page lists every day's wording, each span linked to it
@@ -96,7 +97,8 @@ def test_static_host_rewrite_answers_200(small_site: Path) -> None:
         holding = [url for start, until, url in entries if start <= DAY and (until or "~") > DAY]
         assert holding == ["/rule/504.2/2008-02-01/"]
         assert fetch(base + holding[0])[0] == 200
-    with static_host(small_site, rewrites=False) as base:
+    with static_host(small_site, rewrites=False) as host:
+        base = host.url
         assert fetch(base + ASKED)[0] == 404
 
 
@@ -124,7 +126,8 @@ def shows_the_day(page) -> None:
 
 @pytest.mark.browser
 def test_static_host_shows_the_day_with_javascript(browser, small_site: Path) -> None:
-    with static_host(small_site) as base:
+    with static_host(small_site) as host:
+        base = host.url
         page = browser.new_page()
         page.goto(base + ASKED)
         page.wait_for_function(SHOWN)
@@ -136,7 +139,8 @@ def test_static_host_shows_the_day_with_javascript(browser, small_site: Path) ->
         page.wait_for_function(SHOWN)
         assert page.locator("h1").inner_text() == "Rule 707.2a as of January 1, 2012"
     # A host without rewrites answers 404; its page's script goes to the number page.
-    with static_host(small_site, rewrites=False) as base:
+    with static_host(small_site, rewrites=False) as host:
+        base = host.url
         page = browser.new_page()
         page.goto(base + ASKED)
         page.wait_for_function(SHOWN)
@@ -153,7 +157,8 @@ def test_without_javascript_the_day_leads_to_its_wording(
     page.goto(served + ASKED)  # the server shows the day itself
     assert page.locator("h1").inner_text() == "Rule 504.2 as of March 17, 2008"
     assert WORDING in page.locator("#asof-day").inner_text()
-    with static_host(small_site) as base:
+    with static_host(small_site) as host:
+        base = host.url
         page.goto(base + ASKED)  # the number page: the day's entry links to its wording
         entry = page.locator("ul.days li.day-run", has_text="From February 1, 2008 until July 8")
         entry.locator("a").click()
