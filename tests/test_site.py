@@ -79,7 +79,10 @@ def test_permalinks_by_number_and_date(small_site: Path) -> None:
     assert any(run["first"] == "2008-02-01" for run in runs)
     page = read(small_site, "rule/504.2/2008-02-01/index.html")
     assert "Face-down spells on the stack" in page
-    assert "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)" in page
+    assert (
+        "Magic: The Gathering Comprehensive Rules, rule 504.2, release of February 1, 2008"
+        " (Morningtide)" in page
+    )
 
 
 def test_history_of_the_face_down_rule(small_site: Path) -> None:
