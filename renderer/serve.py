@@ -53,9 +53,10 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         """The number page as of `day`, or None (no such number, or not a day)."""
         root = Path(self.directory)
         page = root / "rule" / number / "index.html"
-        if not valid_day(day) or not page.is_file():
+        listed = root / "rule" / "releases.json"  # absent from a site built before it was
+        if not valid_day(day) or not page.is_file() or not listed.is_file():
             return None
-        releases = json.loads((root / "rule" / "releases.json").read_bytes())
+        releases = json.loads(listed.read_bytes())
         origin = f"http://{self.headers.get('Host') or '127.0.0.1'}"
         asked = Asked(number, day, path, origin, date.today())
         shown = show_as_of(page.read_text(encoding="utf-8"), asked, releases)
