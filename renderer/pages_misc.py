@@ -9,7 +9,10 @@ from renderer.host_rules import REDIRECTS_FILE, redirects
 
 
 def build_misc(site: Site) -> None:
-    site.page("search/index.html", "search.html", title="Search")
+    first, last = int(site.dates[0][:4]), int(site.dates[-1][:4])
+    site.page(
+        "search/index.html", "search.html", title="Search", years=list(range(first, last + 1))
+    )
     site.page(
         "examples/index.html",
         "examples.html",

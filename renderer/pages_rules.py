@@ -13,7 +13,6 @@ static/asof.js, and a host without rewrites through /404.html, whose script goes
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -23,7 +22,9 @@ from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.explained import explained, release_names
+from renderer.names import write_numbers
 from renderer.queries import Run, examples, texts
+from renderer.rule_index import write_rule_index
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key
 
@@ -48,17 +49,8 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
         _number_page(site, number, items, number_segments(site.model, found, items))
         result[number] = items
     numbers = sorted(result, key=sort_key)
-    chapters: dict[str, list[str]] = defaultdict(list)
-    for number in numbers:
-        chapters[number[0]].append(number)
-    site.page(
-        "rule/index.html",
-        "rule_index.html",
-        title="Every rule number",
-        count=len(numbers),
-        first=dates[0],
-        chapters=sorted(chapters.items()),
-    )
+    write_rule_index(site, result)
+    write_numbers(site, result)
     site.writer.file("rule/numbers.json", json.dumps(numbers).encode())
     site.writer.file("rule/releases.json", releases_json(site))
     return result

@@ -99,10 +99,10 @@ def test_compare_two_releases_in_the_browser(page, base_url: str) -> None:
 
 def test_search_for_face_down(page, base_url: str) -> None:
     page.goto(base_url + "/search/")
-    page.fill(".pagefind-ui__search-input", "face-down")
-    page.wait_for_selector(".pagefind-ui__result", timeout=15000)
-    assert page.locator(".pagefind-ui__result").count() > 0
-    assert page.locator(".pagefind-ui__filter-panel, .pagefind-ui__filter-block").count() > 0
+    page.fill("#q", "face-down")
+    page.wait_for_selector("#results > li", timeout=15000)
+    assert page.locator("#results > li").count() > 0
+    assert page.locator("fieldset.years select").count() == 2
     page.screenshot(path=str(ARTIFACTS / "site-search.png"))
 
 
