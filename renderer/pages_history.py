@@ -18,7 +18,7 @@ from lineage.compare import compared_with
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
-from renderer.explained import explained_lineage
+from renderer.explained import explained_lineage, release_names
 from renderer.model import Member, Wording
 from renderer.names import is_term, label
 from renderer.queries import texts
@@ -233,11 +233,12 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     path = rule_url(last["cite_number"], last["cite_release"])
     if path not in site.model.run_urls:
         path = rule_url(last["cite_number"])
-    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url)
+    name = release_names(site.releases).get(last["cite_release"])
+    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url, name)
     return {"title": f"History of {' → '.join(h['numbers'])}", "h": h, "cite": cite}
 
 
-def _witnesses(site: Site, release: str, number: str) -> list[dict[str, str]]:
+def _witnesses(site: Site, release: str, number: str) -> list[dict[str, Any]]:
     """Pages that quote this wording (archive.witnesses)."""
     if number not in site.model.witnessed:
         return []
@@ -249,5 +250,13 @@ def _witnesses(site: Site, release: str, number: str) -> list[dict[str, str]]:
         note = f"quotes the rule as of {quoted}" if quoted else ""
         if data.get("agreement"):
             note += f"; {data['agreement']}"
-        found.append({"url": url, "title": f"{data.get('source')} ({when})", "note": note})
+        found.append(
+            {
+                "url": url,
+                "title": f"{data.get('source')} ({when})",
+                "note": note,
+                "capture_time": data.get("capture_time"),
+                "day": when,
+            }
+        )
     return found

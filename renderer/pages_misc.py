@@ -1,9 +1,11 @@
-"""Pages with little data: search, examples, about and the 404 resolver."""
+"""Pages with little data: search, examples, about, the 404 resolver and the static host's
+rewrite rule (renderer.host_rules)."""
 
 from __future__ import annotations
 
 from renderer.context import Site
 from renderer.examples import scenarios
+from renderer.host_rules import REDIRECTS_FILE, redirects
 
 
 def build_misc(site: Site) -> None:
@@ -19,3 +21,4 @@ def build_misc(site: Site) -> None:
     )
     site.page("about/index.html", "about.html", title="About", sample="504.2")
     site.page("404.html", "404.html", title="Not found")
+    site.writer.file(REDIRECTS_FILE, redirects())
