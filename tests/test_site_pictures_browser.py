@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from renderer.pictures.svg import FONT_SIZE
 from renderer.serve import serve_in_thread
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -68,6 +69,9 @@ def test_pictures_fit_the_width_without_scrolling(
             assert sizes["pictures"], path
         for drawn in sizes["pictures"]:
             assert 0 < drawn <= sizes["view"], (path, width, sizes)
+        if width == PHONE and "history" in path:  # labels grow as the picture shrinks
+            size = tab.evaluate("getComputedStyle(document.querySelector('svg.picture')).fontSize")
+            assert float(size.removesuffix("px")) > FONT_SIZE, size
     tab.close()
 
 

@@ -14,8 +14,8 @@ from renderer.pictures.palette import INK, MOVED, SAME
 from renderer.pictures.svg import element, figure_svg, num, text, tooltip
 from vocabulary.numbers import is_rule_number, sort_key
 
-WIDTH = 480  # viewBox width: two columns of labels and the lines between, scaled to the page
-COLUMN = 96  # where each column's labels end (left) or begin (right), from its edge
+WIDTH = 640  # viewBox width: two columns of labels and the lines between, scaled to the page
+COLUMN = 110  # where each column's labels end (left) or begin (right), from its edge
 TOP, BOTTOM = 34, 8  # room for the column headings
 ROW = 22  # the least height per section label
 THINNEST, THICKEST = 1.5, 12.0  # line widths for one clause and for the largest move
@@ -74,8 +74,8 @@ def slopes_svg(moves: Counter[tuple[str, str]], old: str, new: str) -> Markup:
             )
         )
     labels = [
-        text(x0 - 6, TOP - 14, f"Old ({old})", text_anchor="end", fill=INK, font_weight="bold"),
-        text(x1 + 6, TOP - 14, f"New ({new})", fill=INK, font_weight="bold"),
+        text(4, TOP - 14, f"Old ({old})", fill=INK, font_weight="bold"),
+        text(WIDTH - 4, TOP - 14, f"New ({new})", text_anchor="end", fill=INK, font_weight="bold"),
     ]
     labels += [
         text(x0 - 6, y + 5, f"{s} · {lefts[s]}", text_anchor="end", fill=INK)
