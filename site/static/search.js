@@ -4,6 +4,9 @@
   if (window.PagefindUI) {
     new window.PagefindUI({ element: "#search", showSubResults: true, showImages: false,
       autofocus: false, resetStyles: false });
+    // Pagefind's box has only a title; a screen reader wants a name of its own.
+    var box = document.querySelector("#search input");
+    if (box) { box.setAttribute("aria-label", "Search the rules"); }
   }
   var form = document.getElementById("number-jump");
   form.addEventListener("submit", function (event) {
