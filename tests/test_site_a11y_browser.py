@@ -146,3 +146,50 @@ def test_every_big_page_fits_a_phone(
             wide[url_path(small_site, page)] = page_width
         assert tab.troubles == []
     assert wide == {}, f"wider than a {PHONE} px phone: {wide}"
+
+
+# A date in the page's own words (not in a quoted rules text, a citation or a form control)
+# is a <time> that keeps to one line.
+MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+# ISO (not as part of a URL or a file name) and long
+DATE_PATTERN = rf"(?<![\w/])\d{{4}}-\d{{2}}-\d{{2}}(?![\w/])|({MONTHS}) \d{{1,2}}, \d{{4}}"
+LOOSE_DATES_JS = r"""pattern => {
+  const date = new RegExp(pattern);
+  const quoted = "time, .fulltext, blockquote, .diff, pre, code, option, script, noscript";
+  const loose = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const node = walk.currentNode;
+    if (date.test(node.textContent) && !node.parentElement.closest(quoted)) {
+      loose.push(node.textContent.trim().slice(0, 80));
+    }
+  }
+  const broken = Array.from(document.querySelectorAll("main time"))
+    .filter(t => t.getClientRects().length > 1).map(t => t.textContent);
+  return {loose, broken, times: document.querySelectorAll("main time").length};
+}"""
+DATED_PAGES = (
+    "releases.html",
+    "release.html",
+    "history.html",
+    "rule.html",
+    "rule_run.html",
+    "rule_index.html",
+    "examples.html",
+    "renumbering_index.html",
+    "renumbering.html",
+)
+
+
+@pytest.mark.parametrize("template", DATED_PAGES)
+def test_dates_never_wrap_on_a_phone(
+    template: str, tabs: dict[int, Any], base_url: str, small_site: Path
+) -> None:
+    """'2026-01-16' never shows as '2026-' and '01-16' on two lines."""
+    path = PAGES[template] or lightest(small_site, LIGHTEST[template])
+    tab = tabs[PHONE]
+    visit(tab, base_url + path)
+    found = tab.evaluate(LOOSE_DATES_JS, DATE_PATTERN)
+    assert found["times"] > 0
+    assert found["loose"] == [], f"{path}: dates outside <time>"
+    assert found["broken"] == [], f"{path}: dates on two lines"
