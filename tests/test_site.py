@@ -144,6 +144,15 @@ def test_scenarios_beside_the_clauses_they_cite(small_site: Path) -> None:
     assert check_site(small_site).ok
 
 
+def test_the_examples_page_names_its_sources_for_readers(small_site: Path) -> None:
+    """Each scenario's source reads as a reader would cite it, not as the project's seed file."""
+    html = read(small_site, "examples/index.html")
+    sources = re.findall(r'<p class="meta">Source: ([^<]*)</p>', html)
+    assert len(sources) > 20
+    assert not [s for s in sources if "seed" in s.lower()]
+    assert any("Onslaught morph FAQ (Wizards, 2002)" in s for s in sources)
+
+
 def test_citation_formats() -> None:
     cite = citations("504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://x.test")
     texts = {f["key"]: f["text"] for f in cite["formats"]}
