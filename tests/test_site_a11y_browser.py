@@ -41,6 +41,8 @@ PAGES: dict[str, str | None] = {
     "renumbering_index.html": "/renumbering/",
     "renumbering.html": "/renumbering/2021-07-12/",  # 707 became 708
     "search.html": "/search/",
+    "keyword_index.html": "/keyword/",
+    "keyword.html": "/keyword/morph/",  # 502.26 → 702.34 → … → 702.37
     "examples.html": "/examples/",
     "about.html": "/about/",
     "accuracy.html": "/accuracy/",
@@ -123,8 +125,8 @@ def test_page_passes_axe_and_fits(
     response = visit(tab, base_url + path)
     assert response.status == (404 if template == "404.html" else 200)
     if template == "search.html":
-        tab.fill(".pagefind-ui__search-input", SEARCH_QUERY)
-        tab.wait_for_selector(".pagefind-ui__result", timeout=SEARCH_TIMEOUT_MS)
+        tab.fill("#q", SEARCH_QUERY)
+        tab.wait_for_selector("#results > li", timeout=SEARCH_TIMEOUT_MS)
     page_width, window = no_sideways_scroll(tab)
     assert page_width <= window, f"{path} is {page_width} px wide in a {window} px window"
     results = axe.run(tab)
@@ -175,6 +177,7 @@ DATED_PAGES = (
     "rule.html",
     "rule_run.html",
     "rule_index.html",
+    "keyword.html",
     "examples.html",
     "renumbering_index.html",
     "renumbering.html",
