@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from static_host import static_host
-from test_site_browser import ARGS, CHROMIUM
 
 from renderer.environment import long_date
 from renderer.serve import serve_in_thread
@@ -117,17 +116,6 @@ def test_static_host_rewrite_answers_200(small_site: Path) -> None:
     with static_host(small_site, rewrites=False) as host:
         base = host.url
         assert fetch(base + ASKED)[0] == 404
-
-
-@pytest.fixture()
-def browser() -> Iterator:
-    if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium at /usr/bin")
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def shows_the_day(page) -> None:
