@@ -13,13 +13,17 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
+from markupsafe import Markup
+
 from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
-from renderer.explained import explained_lineage
+from renderer.explained import explained_lineage, release_names
 from renderer.model import Member, Wording
+from renderer.names import is_term, label
+from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
 from renderer.queries import texts
 from renderer.writer import context_key
 
@@ -71,18 +75,37 @@ def _mark_derived(h: dict[str, Any], stored: tuple[Wording, ...], copies: frozen
 
 
 def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
-    """The search record of one clause: its numbers and each distinct wording."""
+    """The search record of one clause: its numbers (a glossary entry: its terms), each
+    distinct wording, and what a result shows (`meta`: numbers, title, years, and the
+    `expect` key that tests/data/search_queries.csv names results by)."""
     seen: dict[str, str] = {}
     for w in h["wordings"]:
         seen.setdefault(w["normalised"] or w["version"], wording.get(w["version"], ""))
-    label = "Rule " if h["numbered"] else "Glossary: "
-    numbers = " → ".join(h["numbers"])
     years = h["years"]
+    span = f"{years[0]}–{'today' if h['current'] else years[-1]}"
+    newest_text = wording.get(h["wordings"][-1]["version"], "")
+    if h["numbered"]:
+        chain = " → ".join(h["numbers"])
+        title = label(newest_text)
+        state = "today" if h["current"] else "retired"
+        meta = {
+            "chain": chain,
+            "label": title,
+            "kind": "rule",
+            "expect": f"{h['numbers'][-1]} ({state})",
+        }
+    else:
+        terms = list(dict.fromkeys(t for t in reversed(h["numbers"]) if is_term(t)))
+        terms = terms or [label(h["numbers"][-1])]  # no clean term: its first words
+        chain = ""
+        title = terms[0]
+        meta = {"chain": "", "label": title, "kind": "glossary", "expect": f"glossary: {title}"}
     return {
         "url": h["url"],
-        "title": f"{label}{numbers} ({years[0]}–{years[-1]})",
-        "content": " ".join([numbers, *seen.values()]),
+        "title": f"{chain} {title}".strip(),
+        "content": " ".join([chain, *h["numbers"], *seen.values()]),
         "years": years,
+        "meta": {**meta, "span": span},
     }
 
 
@@ -160,10 +183,19 @@ def _history(
         "ended_in": ending[0]["release"] if ending else None,
         "release_count": None if lineage["last_release"] == newest else len(rows),
         "years": sorted({row[0][:4] for row in rows}),
+        "axis_end": _axis_end(lineage["last_release"] == newest, spans[-1], newest),
         "since": since,
         "wordings": wordings,
         "events": events,
     }
+
+
+def _axis_end(current: bool, last_span: dict[str, Any], newest: str) -> int:
+    """The year on whose 1 January the picture's time axis ends (renderer.pictures.spans):
+    the year after the newest release's for a clause in force (so that its page changes once
+    a year, not with each release), else the year after the clause was last printed."""
+    until = newest if current else last_span["replaced_by"] or last_span["last"] or newest
+    return int(until[:4]) + 1
 
 
 def _wording(w: Wording, rows: list[Member], newest: str) -> dict[str, Any]:
@@ -213,11 +245,39 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     path = rule_url(last["cite_number"], last["cite_release"])
     if path not in site.model.run_urls:
         path = rule_url(last["cite_number"])
-    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url)
-    return {"title": f"History of {' → '.join(h['numbers'])}", "h": h, "cite": cite}
+    name = release_names(site.releases).get(last["cite_release"])
+    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url, name)
+    return {
+        "title": f"History of {' → '.join(h['numbers'])}",
+        "h": h,
+        "cite": cite,
+        "picture": _picture(h),
+    }
 
 
-def _witnesses(site: Site, release: str, number: str) -> list[dict[str, str]]:
+def _picture(h: dict[str, Any]) -> Markup:
+    """The clause's numbers as bands across the years, its wordings marked on them."""
+    spans = h["number_spans"]
+    bands = [
+        NumberSpan(
+            span["number"],
+            span["first"],
+            spans[i + 1]["first"]
+            if i + 1 < len(spans)
+            else None
+            if h["current"]
+            else span["replaced_by"] or span["last"],
+        )
+        for i, span in enumerate(spans)
+    ]
+    marks = [
+        WordingMark(i, w["first"], w["kind"] or "") for i, w in enumerate(h["wordings"], start=1)
+    ]
+    name = ("rule " if h["numbered"] else "") + " → ".join(h["numbers"])
+    return spans_svg(bands, marks, h["axis_end"], name)
+
+
+def _witnesses(site: Site, release: str, number: str) -> list[dict[str, Any]]:
     """Pages that quote this wording (archive.witnesses)."""
     if number not in site.model.witnessed:
         return []
@@ -229,5 +289,13 @@ def _witnesses(site: Site, release: str, number: str) -> list[dict[str, str]]:
         note = f"quotes the rule as of {quoted}" if quoted else ""
         if data.get("agreement"):
             note += f"; {data['agreement']}"
-        found.append({"url": url, "title": f"{data.get('source')} ({when})", "note": note})
+        found.append(
+            {
+                "url": url,
+                "title": f"{data.get('source')} ({when})",
+                "note": note,
+                "capture_time": data.get("capture_time"),
+                "day": when,
+            }
+        )
     return found

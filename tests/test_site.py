@@ -8,6 +8,7 @@ import shutil
 import urllib.error
 import urllib.request
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from sqlite_utils import Database
@@ -37,6 +38,18 @@ def test_no_page_names_another_host_for_a_resource(small_site: Path) -> None:
     for asset in (small_site / "static").iterdir():
         text = asset.read_text(encoding="utf-8")
         assert "fonts.googleapis" not in text and "cdn." not in text
+
+
+def test_every_page_has_the_site_icon(small_site: Path) -> None:
+    """An SVG favicon, linked from the layout and shipped with the site's static files."""
+    for path in ["index.html", "releases/index.html", "rule/504.2/index.html", "404.html"]:
+        found = re.search(
+            r'<link rel="icon" href="(/static/favicon\.[0-9a-f]{8}\.svg)"', read(small_site, path)
+        )
+        assert found, path
+    icon = ElementTree.parse(small_site / found.group(1).lstrip("/")).getroot()
+    assert icon.tag == "{http://www.w3.org/2000/svg}svg"
+    assert icon.find("{http://www.w3.org/2000/svg}title").text == "CR history"
 
 
 def test_home_tells_the_face_down_story(small_site: Path) -> None:
@@ -79,7 +92,10 @@ def test_permalinks_by_number_and_date(small_site: Path) -> None:
     assert any(run["first"] == "2008-02-01" for run in runs)
     page = read(small_site, "rule/504.2/2008-02-01/index.html")
     assert "Face-down spells on the stack" in page
-    assert "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)" in page
+    assert (
+        "Magic: The Gathering Comprehensive Rules, rule 504.2, release of February 1, 2008"
+        " (Morningtide)" in page
+    )
 
 
 def test_history_of_the_face_down_rule(small_site: Path) -> None:
@@ -131,17 +147,34 @@ def test_scenarios_beside_the_clauses_they_cite(small_site: Path) -> None:
     assert check_site(small_site).ok
 
 
+def test_the_examples_page_names_its_sources_for_readers(small_site: Path) -> None:
+    """Each scenario's source reads as a reader would cite it, not as the project's seed file."""
+    html = read(small_site, "examples/index.html")
+    sources = re.findall(r'<p class="meta">Source: ([^<]*)</p>', html)
+    assert len(sources) > 20
+    assert not [s for s in sources if "seed" in s.lower()]
+    assert any("Onslaught morph FAQ (Wizards, 2002)" in s for s in sources)
+
+
 def test_citation_formats() -> None:
-    cite = citations("504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://x.test")
+    cite = citations(
+        "504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://x.test", "Morningtide"
+    )
     texts = {f["key"]: f["text"] for f in cite["formats"]}
     assert texts["plain"] == (
-        "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)."
-        " https://x.test/rule/504.2/2008-02-01/"
+        "Magic: The Gathering Comprehensive Rules, rule 504.2, release of February 1, 2008"
+        " (Morningtide). https://x.test/rule/504.2/2008-02-01/. Accessed [the date you read it]."
     )
     assert texts["bibtex"].startswith("@misc{mtgcr504_2_20080201,")
+    assert "urldate = {[the date you read it]}" in texts["bibtex"]
     assert json.loads(texts["csl"])["issued"] == {"date-parts": [[2008, 2, 1]]}
     assert texts["wiki"].startswith("{{cite web |title=Magic: The Gathering")
     assert all("/rule/504.2/2008-02-01/" in t for t in texts.values())
+    assert all("Morningtide" in t for t in texts.values())
+    # a known access date (the server's today) fills every format
+    served = citations("504.2", "2008-02-01", "/x/", accessed="2026-11-25")["formats"]
+    assert "Accessed November 25, 2026." in served[0]["text"]
+    assert json.loads(served[2]["text"])["accessed"] == {"raw": "2026-11-25"}
 
 
 def test_search_index_and_compare_bundle(small_site: Path) -> None:
@@ -157,13 +190,13 @@ def test_text_is_escaped(small_site: Path) -> None:
     assert "<script>" not in html.lower().replace("<script src=", "")
 
 
-def test_server_answers_unknown_dates_with_the_resolver(small_site: Path) -> None:
+def test_server_answers_unknown_paths_with_the_resolver(small_site: Path) -> None:
     server, base = serve_in_thread(small_site)
     try:
         with urllib.request.urlopen(base + "/rule/504.2/2008-02-01/") as response:
             assert response.status == 200
         with pytest.raises(urllib.error.HTTPError) as caught:
-            urllib.request.urlopen(base + "/rule/504.2/2008-03-17/")
+            urllib.request.urlopen(base + "/rule/no-such-number/2008-03-17/")
         assert caught.value.code == 404
         assert "resolve" in caught.value.read().decode()
     finally:
