@@ -43,11 +43,18 @@ def fold(text: str) -> str:
     return " ".join(text.split())
 
 
-def _is_heading(kind: str, text: str) -> bool:
+def is_heading(kind: str, text: str) -> bool:
+    """A chapter, a section, or a rule that is only a title ("Morph"): what readers name.
+    A short rule ending in a period is a sentence, one ending in a colon the lead-in of a
+    list ("The state-based actions are as follows:").
+
+    >>> is_heading("rule", "Morph"), is_heading("rule", "There are twelve special actions:")
+    (True, False)
+    """
     if kind in ("chapter", "section"):
         return True
     words = text.split()
-    return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith(".")
+    return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith((".", ":"))
 
 
 def _names(db: Database, release: str) -> list[tuple[str, Found]]:
@@ -64,7 +71,7 @@ def _names(db: Database, release: str) -> list[tuple[str, Found]]:
     for row in rows:
         if row["kind"] == "glossary" and row["title"]:
             glossary.append((row["title"], Found(None, row["title"], "glossary")))
-        elif row["number"] and _is_heading(row["kind"], row["text"] or ""):
+        elif row["number"] and is_heading(row["kind"], row["text"] or ""):
             name = row["title"] or row["text"]
             names.append((name.strip(), Found(row["number"], None, row["kind"])))
     return names + glossary

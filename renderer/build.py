@@ -16,10 +16,12 @@ from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
 from renderer.explained import install, release_names
 from renderer.model import load_model
+from renderer.names import write_names
 from renderer.pages_accuracy import build_accuracy
 from renderer.pages_compare import build_compare
 from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
+from renderer.pages_keywords import build_keywords
 from renderer.pages_misc import build_misc
 from renderer.pages_releases import build_releases
 from renderer.pages_rules import build_rules
@@ -85,6 +87,7 @@ def build_site(
     steps: tuple[tuple[str, Callable[[Site], object]], ...] = (
         ("releases", build_releases),
         ("rules", build_rules),
+        ("keywords", lambda site: write_names(site, build_keywords(site))),
         ("home", lambda site: build_home(site, histories)),
         ("misc", build_misc),
         ("compare", build_compare),

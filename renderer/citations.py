@@ -1,8 +1,18 @@
-"""Citations of one rule as it read in one release: plain text, BibTeX, CSL-JSON, Wikipedia.
+r"""Citations of one rule as it read in one release: plain text, BibTeX, CSL-JSON, Wikipedia.
 
->>> c = citations("504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://example.org")
->>> c["formats"][0]["text"]
-'Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008). https://example.org/rule/504.2/2008-02-01/'
+Each gives the permalink, the release (its date and set name) and an access date. The
+access date is the day the reader cites the page, which no build can know: a page written
+by the build says `ACCESS_PLACEHOLDER` and static/site.js puts today's date in its place
+in the reader's browser (long form in plain text and Wikipedia, ISO 8601 in BibTeX and
+CSL-JSON). The build date would be wrong the day after the build, so it is not offered.
+`accessed` (an ISO day) fills it when the day is known, as `rules-history serve` knows it.
+
+>>> c = citations("504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://example.org",
+...               name="Morningtide")
+>>> print(c["formats"][0]["text"].replace(". ", ".\n"))
+Magic: The Gathering Comprehensive Rules, rule 504.2, release of February 1, 2008 (Morningtide).
+https://example.org/rule/504.2/2008-02-01/.
+Accessed [the date you read it].
 """
 
 from __future__ import annotations
@@ -16,19 +26,31 @@ from renderer.environment import long_date
 WORK = "Magic: The Gathering Comprehensive Rules"
 PUBLISHER = "Wizards of the Coast"
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+# What a citation says for its access date until the reader's browser fills it in.
+ACCESS_PLACEHOLDER = "[the date you read it]"
 
 
 def bibtex_key(number: str, release: str) -> str:
     return "mtgcr" + re.sub(r"\W", "_", number) + "_" + release.replace("-", "")
 
 
-def citations(number: str, release: str, path: str, base_url: str = "") -> dict[str, Any]:
-    """Every format for rule `number` as of `release`, each carrying the permalink."""
+def citations(
+    number: str,
+    release: str,
+    path: str,
+    base_url: str = "",
+    name: str | None = None,
+    accessed: str | None = None,
+) -> dict[str, Any]:
+    """Every format for rule `number` as of `release` (set `name`), each carrying the
+    permalink and the access date (`accessed`, else the placeholder)."""
     url = base_url.rstrip("/") + path
-    when = long_date(release)
+    when = long_date(release) + (f" ({name})" if name else "")
     year, month, day = (int(part) for part in release.split("-"))
+    seen_long = long_date(accessed) if accessed else ACCESS_PLACEHOLDER
+    seen_iso = accessed or ACCESS_PLACEHOLDER
     title = f"{WORK}, rule {number}"
-    plain = f"{title} ({when}). {url}"
+    plain = f"{title}, release of {when}. {url}. Accessed {seen_long}."
     bibtex = (
         f"@misc{{{bibtex_key(number, release)},\n"
         f"  author = {{{{{PUBLISHER}}}}},\n"
@@ -37,6 +59,7 @@ def citations(number: str, release: str, path: str, base_url: str = "") -> dict[
         f"  month = {MONTHS[month - 1]},\n"
         f"  date = {{{release}}},\n"
         f"  url = {{{url}}},\n"
+        f"  urldate = {{{seen_iso}}},\n"
         f"  note = {{Comprehensive Rules release of {when}}}\n"
         "}"
     )
@@ -49,20 +72,28 @@ def citations(number: str, release: str, path: str, base_url: str = "") -> dict[
         "author": [{"literal": PUBLISHER}],
         "publisher": PUBLISHER,
         "issued": {"date-parts": [[year, month, day]]},
+        "version": f"release of {when}",
         "URL": url,
+        "accessed": {"raw": seen_iso},
     }
     wikipedia = (
-        f"{{{{cite web |title={title} |publisher={PUBLISHER} |date={when} |url={url}"
-        f" |website={WORK}}}}}"
+        f"{{{{cite web |title={title} |publisher={PUBLISHER} |date={long_date(release)}"
+        f" |version=release of {when} |url={url} |website={WORK} |access-date={seen_long}}}}}"
     )
     return {
         "id": re.sub(r"\W", "-", f"{number}-{release}"),
         "path": path,
         "url": url,
+        "release": when,
         "formats": [
-            {"key": "plain", "label": "Plain text", "text": plain},
-            {"key": "bibtex", "label": "BibTeX", "text": bibtex},
-            {"key": "csl", "label": "CSL-JSON", "text": json.dumps(csl, indent=2)},
-            {"key": "wiki", "label": "Wikipedia", "text": wikipedia},
+            {"key": "plain", "label": "Plain text", "text": plain, "accessed": "long"},
+            {"key": "bibtex", "label": "BibTeX", "text": bibtex, "accessed": "iso"},
+            {
+                "key": "csl",
+                "label": "CSL-JSON",
+                "text": json.dumps(csl, indent=2),
+                "accessed": "iso",
+            },
+            {"key": "wiki", "label": "Wikipedia", "text": wikipedia, "accessed": "long"},
         ],
     }

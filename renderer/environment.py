@@ -13,6 +13,7 @@ from markupsafe import Markup
 from renderer.links import external_url
 from renderer.markup import emphasis, emphasis_in_diff
 from renderer.site_files import site_folder
+from renderer.source_links import source_links
 
 RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
 
@@ -67,6 +68,7 @@ def make_environment(asset_urls: dict[str, str], templates: Path | None = None) 
     env.filters["emphasis"] = emphasis  # the texts' `_italic_` markup, after escaping
     env.filters["external_url"] = external_url  # every href to another site goes through it
     env.globals["rule_url"] = rule_url
+    env.globals["source_links"] = source_links  # a capture's original URL and Wayback copy
     env.globals["release_url"] = release_url
     env.globals["clause_anchor"] = clause_anchor
     env.globals["is_rule_number"] = is_rule_number

@@ -21,6 +21,7 @@ from lineage.freshness import require_current
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
+from renderer.headings import HeadingMember, load_headings
 from renderer.queries import Run, number_runs, releases
 
 # What a page shows of an official explanation (and what its key covers).
@@ -64,6 +65,7 @@ class SiteModel:
     witnessed: frozenset[str]
     derived: frozenset[str]  # releases read from a derived copy (lineage.derived)
     explained: dict[tuple[int, str], list[dict[str, Any]]]
+    headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (renderer.headings)
 
     @cached_property
     def dates(self) -> list[str]:
@@ -194,6 +196,7 @@ def load_model(db: Database) -> SiteModel:
         example_rows=examples,
         lineage_examples=lineage_examples(db, list(examples), dates, anchors),
         explained=_explained(db),
+        headings=load_headings(db),
         derived=frozenset(derived_releases(db)),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
     )

@@ -18,8 +18,9 @@ from lineage.compare import compared_with
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
-from renderer.explained import explained_lineage
+from renderer.explained import explained_lineage, release_names
 from renderer.model import Member, Wording
+from renderer.names import is_term, label
 from renderer.queries import texts
 from renderer.writer import context_key
 
@@ -71,18 +72,37 @@ def _mark_derived(h: dict[str, Any], stored: tuple[Wording, ...], copies: frozen
 
 
 def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
-    """The search record of one clause: its numbers and each distinct wording."""
+    """The search record of one clause: its numbers (a glossary entry: its terms), each
+    distinct wording, and what a result shows (`meta`: numbers, title, years, and the
+    `expect` key that tests/data/search_queries.csv names results by)."""
     seen: dict[str, str] = {}
     for w in h["wordings"]:
         seen.setdefault(w["normalised"] or w["version"], wording.get(w["version"], ""))
-    label = "Rule " if h["numbered"] else "Glossary: "
-    numbers = " → ".join(h["numbers"])
     years = h["years"]
+    span = f"{years[0]}–{'today' if h['current'] else years[-1]}"
+    newest_text = wording.get(h["wordings"][-1]["version"], "")
+    if h["numbered"]:
+        chain = " → ".join(h["numbers"])
+        title = label(newest_text)
+        state = "today" if h["current"] else "retired"
+        meta = {
+            "chain": chain,
+            "label": title,
+            "kind": "rule",
+            "expect": f"{h['numbers'][-1]} ({state})",
+        }
+    else:
+        terms = list(dict.fromkeys(t for t in reversed(h["numbers"]) if is_term(t)))
+        terms = terms or [h["numbers"][-1]]
+        chain = ""
+        title = terms[0]
+        meta = {"chain": "", "label": title, "kind": "glossary", "expect": f"glossary: {title}"}
     return {
         "url": h["url"],
-        "title": f"{label}{numbers} ({years[0]}–{years[-1]})",
-        "content": " ".join([numbers, *seen.values()]),
+        "title": f"{chain} {title}".strip(),
+        "content": " ".join([chain, *h["numbers"], *seen.values()]),
         "years": years,
+        "meta": {**meta, "span": span},
     }
 
 
@@ -213,11 +233,12 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     path = rule_url(last["cite_number"], last["cite_release"])
     if path not in site.model.run_urls:
         path = rule_url(last["cite_number"])
-    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url)
+    name = release_names(site.releases).get(last["cite_release"])
+    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url, name)
     return {"title": f"History of {' → '.join(h['numbers'])}", "h": h, "cite": cite}
 
 
-def _witnesses(site: Site, release: str, number: str) -> list[dict[str, str]]:
+def _witnesses(site: Site, release: str, number: str) -> list[dict[str, Any]]:
     """Pages that quote this wording (archive.witnesses)."""
     if number not in site.model.witnessed:
         return []
@@ -229,5 +250,13 @@ def _witnesses(site: Site, release: str, number: str) -> list[dict[str, str]]:
         note = f"quotes the rule as of {quoted}" if quoted else ""
         if data.get("agreement"):
             note += f"; {data['agreement']}"
-        found.append({"url": url, "title": f"{data.get('source')} ({when})", "note": note})
+        found.append(
+            {
+                "url": url,
+                "title": f"{data.get('source')} ({when})",
+                "note": note,
+                "capture_time": data.get("capture_time"),
+                "day": when,
+            }
+        )
     return found

@@ -2,22 +2,29 @@
 
 A page /rule/N/DATE/ is written for each DATE on which N's wording began (a new wording, or
 the number coming back into use): about 30,000 pages instead of the 250,000 (number, release)
-pairs. Any other date, release date or not (e.g. /rule/504.2/2008-03-17/), is answered by
-/404.html, which reads the runs from /rule/N/ and redirects to the wording in force on that
-date; without JavaScript it links to /rule/N/, which lists every wording with its dates.
+pairs, let alone one per day. Any other day (e.g. /rule/504.2/2008-03-17/) is answered with
+the number's page /rule/N/, which carries what N was on every day (renderer.asof_segments)
+and lists it without JavaScript: `rules-history serve` shows it as of the day asked
+(renderer.asof_view), a static host does through the rewrite rule of renderer.host_rules and
+static/asof.js, and a host without rewrites through /404.html, whose script goes to
+/rule/N/?date=DAY.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
+from renderer.asof_segments import Segment, number_segments
+from renderer.asof_view import slot
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import rule_url
-from renderer.explained import explained
+from renderer.explained import explained, release_names
+from renderer.names import write_numbers
 from renderer.queries import Run, examples, texts
+from renderer.rule_index import write_rule_index
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key
 
@@ -30,29 +37,30 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     example_texts = examples(site.db)
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
     newest = dates[-1]
+    site.env.globals["slot"] = slot
+    names = release_names(site.releases)
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
-            _run_page(site, number, item, site.model.part_lineage.get(found[i].part_id))
-        _number_page(site, number, items)
+            _run_page(site, number, item, site.model.part_lineage.get(found[i].part_id), names)
+        _number_page(site, number, items, number_segments(site.model, found, items))
         result[number] = items
     numbers = sorted(result, key=sort_key)
-    chapters: dict[str, list[str]] = defaultdict(list)
-    for number in numbers:
-        chapters[number[0]].append(number)
-    site.page(
-        "rule/index.html",
-        "rule_index.html",
-        title="Every rule number",
-        count=len(numbers),
-        first=dates[0],
-        chapters=sorted(chapters.items()),
-    )
+    write_rule_index(site, result)
+    write_numbers(site, result)
     site.writer.file("rule/numbers.json", json.dumps(numbers).encode())
+    site.writer.file("rule/releases.json", releases_json(site))
     return result
+
+
+def releases_json(site: Site) -> bytes:
+    """[date, label] of every release, oldest first: which release was in force on a day
+    (renderer.asof_view.release_in_force, and static/asof.js)."""
+    label = cast(Callable[[str], str], site.env.globals["release_label"])
+    return json.dumps([[day, label(day)] for day in site.dates]).encode()
 
 
 def _run_dict(
@@ -84,13 +92,21 @@ def _run_dict(
     }
 
 
-def _run_page(site: Site, number: str, item: dict[str, Any], lineage: int | None) -> None:
+def _run_page(
+    site: Site,
+    number: str,
+    item: dict[str, Any],
+    lineage: int | None,
+    names: dict[str, str | None],
+) -> None:
     def context() -> dict[str, Any]:
         return {
             "title": f"Rule {number}, {item['first']}",
             "number": number,
             "run": item,
-            "cite": citations(number, item["first"], item["url"], site.base_url),
+            "cite": citations(
+                number, item["first"], item["url"], site.base_url, names.get(item["first"])
+            ),
         }
 
     # The run page does not show the history's title: leave it out of the key.
@@ -99,7 +115,9 @@ def _run_page(site: Site, number: str, item: dict[str, Any], lineage: int | None
     site.clause_page(path, "rule_run.html", context, key, lineage)
 
 
-def _number_page(site: Site, number: str, items: list[dict[str, Any]]) -> None:
+def _number_page(
+    site: Site, number: str, items: list[dict[str, Any]], segments: list[Segment]
+) -> None:
     groups: list[dict[str, Any]] = []
     for item in items:
         if groups and groups[-1]["history"] == item["history"]:
@@ -124,4 +142,5 @@ def _number_page(site: Site, number: str, items: list[dict[str, Any]]) -> None:
         runs=items,
         groups=groups,
         runs_json=json.dumps(resolver).replace("</", "<\\/"),
+        segments=segments,
     )

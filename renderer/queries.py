@@ -21,7 +21,7 @@ def releases(db: Database) -> list[dict[str, Any]]:
         db.query(
             """SELECT releases.date, releases.name, c.clauses, c.rules, c.glossary, c.examples,
                       releases.stated_date, captures.file, captures.url, captures.sha256,
-                      captures.role
+                      captures.role, captures.capture_time
                FROM releases JOIN captures ON captures.id = releases.capture_id
                JOIN release_counts c ON c.release = releases.date
                ORDER BY releases.date"""

@@ -40,12 +40,22 @@ def _documents(folder: Path, records: list[dict[str, Any]]) -> None:
             f'<span data-pagefind-filter="year:{escape(y)}"></span>' for y in record["years"]
         )
         (folder / f"{i}.html").write_text(
-            f'<!doctype html><html lang="en"><body data-pagefind-body>'
+            f'<!doctype html><html lang="en"><body><div data-pagefind-body>'
             f'<h1 data-pagefind-meta="title">{escape(record["title"])}</h1>'
             f'<span data-pagefind-meta="url:{escape(record["url"])}"></span>{filters}'
-            f"<p>{escape(record['content'])}</p></body></html>",
+            f"<p>{escape(record['content'])}</p></div>{_meta(record)}</body></html>",
             encoding="utf-8",
         )
+
+
+def _meta(record: dict[str, Any]) -> str:
+    """What a result shows besides its title (numbers, years, kind), as Pagefind metadata:
+    each value is an element's text, outside the indexed body (a value in the attribute would
+    be cut at its first comma)."""
+    return "".join(
+        f'<span data-pagefind-meta="{escape(key)}">{escape(str(value))}</span>'
+        for key, value in sorted(record.get("meta", {}).items())
+    )
 
 
 def pagefind_command() -> list[str]:

@@ -2,16 +2,30 @@
 
 Only the site is served: a path with a segment starting with a dot (`.build-manifest.json`,
 `.cache/`, what a build keeps for itself) is answered like a missing page.
+
+A rule number on a day with no page of its own (/rule/504.2/2008-03-17/) is answered here,
+with HTTP 200: the number's page shown as of that day (renderer.asof_view), so that a reader
+without JavaScript, and a link checker, get the wording in force. The number page's form
+without JavaScript asks /rule/N/?date=DAY, which is sent on to /rule/N/DAY/.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import io
+import json
+import re
 import threading
+from datetime import date
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from renderer.asof_view import Asked, show_as_of, valid_day
+
+RULE_DAY = re.compile(r"/rule/([^/]+)/(\d{4}-\d{2}-\d{2})/?")
+RULE_PAGE = re.compile(r"/rule/([^/]+)/")
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -19,7 +33,41 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if is_hidden(self.path):
             self.send_error(404)
             return None
+        parts = urlsplit(self.path)
+        path = unquote(parts.path)
+        asked = RULE_DAY.fullmatch(path)
+        if asked and not Path(self.translate_path(self.path)).exists():
+            body = self.as_of(asked.group(1), asked.group(2), path)
+            if body is not None:
+                return self.send_page(body)
+        day = parse_qs(parts.query).get("date", [""])[0]
+        if RULE_PAGE.fullmatch(path) and valid_day(day):
+            self.send_response(302)
+            self.send_header("Location", f"{parts.path}{day}/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
         return super().send_head()
+
+    def as_of(self, number: str, day: str, path: str) -> bytes | None:
+        """The number page as of `day`, or None (no such number, or not a day)."""
+        root = Path(self.directory)
+        page = root / "rule" / number / "index.html"
+        listed = root / "rule" / "releases.json"  # absent from a site built before it was
+        if not valid_day(day) or not page.is_file() or not listed.is_file():
+            return None
+        releases = json.loads(listed.read_bytes())
+        origin = f"http://{self.headers.get('Host') or '127.0.0.1'}"
+        asked = Asked(number, day, path, origin, date.today())
+        shown = show_as_of(page.read_text(encoding="utf-8"), asked, releases)
+        return shown.encode() if shown is not None else None
+
+    def send_page(self, body: bytes) -> io.BytesIO:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         page = Path(self.directory) / "404.html"

@@ -27,7 +27,7 @@ from renderer.state import MANIFEST, UNFINISHED
 # UNFINISHED is present while a build writes: found at the start, it means the last build was
 # killed, and every page is rendered again (a page it cut short may look unchanged to the
 # manifest).
-OWNED = ("history", "rule", "releases", "diff", "renumbering")
+OWNED = ("history", "rule", "releases", "diff", "renumbering", "keyword")
 RENDERER = Path(__file__).resolve().parent
 PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
 

@@ -7,41 +7,24 @@ and each text file is served as `text/plain` at its own path, as media.wizards.c
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import unquote, urlsplit
+
+from loopback_server import LoopbackServer
 
 PAGE_PATH = "/en/rules"
 
 
-class OfficialSite:
+class OfficialSite(LoopbackServer):
     def __init__(self) -> None:
         self.files: dict[str, tuple[bytes, str]] = {}
         self.log: list[str] = []
         self.down = False
-        handler = type("Handler", (_Handler,), {"site": self})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        super().__init__(type("Handler", (_Handler,), {"site": self}))
 
     @property
     def page_url(self) -> str:
         return self.url + PAGE_PATH
-
-    def __enter__(self) -> OfficialSite:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     def publish(self, name: str, data: bytes, content_type: str = "text/plain") -> str:
         """Serve `data` as `/2026/downloads/NAME` and link it from the rules page."""

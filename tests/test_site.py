@@ -79,7 +79,10 @@ def test_permalinks_by_number_and_date(small_site: Path) -> None:
     assert any(run["first"] == "2008-02-01" for run in runs)
     page = read(small_site, "rule/504.2/2008-02-01/index.html")
     assert "Face-down spells on the stack" in page
-    assert "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)" in page
+    assert (
+        "Magic: The Gathering Comprehensive Rules, rule 504.2, release of February 1, 2008"
+        " (Morningtide)" in page
+    )
 
 
 def test_history_of_the_face_down_rule(small_site: Path) -> None:
@@ -132,16 +135,24 @@ def test_scenarios_beside_the_clauses_they_cite(small_site: Path) -> None:
 
 
 def test_citation_formats() -> None:
-    cite = citations("504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://x.test")
+    cite = citations(
+        "504.2", "2008-02-01", "/rule/504.2/2008-02-01/", "https://x.test", "Morningtide"
+    )
     texts = {f["key"]: f["text"] for f in cite["formats"]}
     assert texts["plain"] == (
-        "Magic: The Gathering Comprehensive Rules, rule 504.2 (February 1, 2008)."
-        " https://x.test/rule/504.2/2008-02-01/"
+        "Magic: The Gathering Comprehensive Rules, rule 504.2, release of February 1, 2008"
+        " (Morningtide). https://x.test/rule/504.2/2008-02-01/. Accessed [the date you read it]."
     )
     assert texts["bibtex"].startswith("@misc{mtgcr504_2_20080201,")
+    assert "urldate = {[the date you read it]}" in texts["bibtex"]
     assert json.loads(texts["csl"])["issued"] == {"date-parts": [[2008, 2, 1]]}
     assert texts["wiki"].startswith("{{cite web |title=Magic: The Gathering")
     assert all("/rule/504.2/2008-02-01/" in t for t in texts.values())
+    assert all("Morningtide" in t for t in texts.values())
+    # a known access date (the server's today) fills every format
+    served = citations("504.2", "2008-02-01", "/x/", accessed="2026-11-25")["formats"]
+    assert "Accessed November 25, 2026." in served[0]["text"]
+    assert json.loads(served[2]["text"])["accessed"] == {"raw": "2026-11-25"}
 
 
 def test_search_index_and_compare_bundle(small_site: Path) -> None:
@@ -157,13 +168,13 @@ def test_text_is_escaped(small_site: Path) -> None:
     assert "<script>" not in html.lower().replace("<script src=", "")
 
 
-def test_server_answers_unknown_dates_with_the_resolver(small_site: Path) -> None:
+def test_server_answers_unknown_paths_with_the_resolver(small_site: Path) -> None:
     server, base = serve_in_thread(small_site)
     try:
         with urllib.request.urlopen(base + "/rule/504.2/2008-02-01/") as response:
             assert response.status == 200
         with pytest.raises(urllib.error.HTTPError) as caught:
-            urllib.request.urlopen(base + "/rule/504.2/2008-03-17/")
+            urllib.request.urlopen(base + "/rule/no-such-number/2008-03-17/")
         assert caught.value.code == 404
         assert "resolve" in caught.value.read().decode()
     finally:

@@ -12,6 +12,7 @@ of rows of numbers.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -19,8 +20,10 @@ import time
 import zlib
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+
+from loopback_server import LoopbackServer
 
 NOT_ARCHIVED_PAGE = b"""<!DOCTYPE html><html><head><title>Wayback Machine</title></head>
 <body><div id="error"><h2>Hrm.</h2><p>The Wayback Machine doesn't have that page archived.</p>
@@ -58,8 +61,13 @@ class Fault:
     location: str = ""
 
 
+@functools.cache
 def gzip_bomb(size: int) -> bytes:
-    """`size` zero bytes, gzipped (about a thousandth of `size`), built without holding them."""
+    """`size` zero bytes, gzipped (about a thousandth of `size`), built without holding them.
+
+    Cached, and built when the fault is scripted: packing 64 MiB takes longer than a short
+    client timeout on a loaded machine, and the bomb must arrive, not time out.
+    """
     packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     block = bytes(1024 * 1024)
     parts = [
@@ -76,32 +84,14 @@ class Stored:
     content_type: str
 
 
-class FakeWayback:
+class FakeWayback(LoopbackServer):
     def __init__(self) -> None:
         self.captures: dict[str, list[Stored]] = {}
         self.faults: dict[str, deque[Fault]] = {}
         self.log: list[tuple[float, str, str]] = []  # (time, path, user agent)
         self.fetch_delay = 0.0
         self._lock = threading.Lock()
-        handler = type("Handler", (_Handler,), {"wayback": self})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self) -> FakeWayback:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(type("Handler", (_Handler,), {"wayback": self}))
 
     def add(
         self,
@@ -115,6 +105,9 @@ class FakeWayback:
 
     def fail(self, kind_and_url: str, *faults: Fault) -> None:
         """Script faults for `cdx:<url>` or `fetch:<url>`, used once each, in order."""
+        for fault in faults:
+            if fault.kind == "bomb":
+                gzip_bomb(fault.size)
         self.faults.setdefault(kind_and_url, deque()).extend(faults)
 
     def next_fault(self, key: str) -> Fault | None:

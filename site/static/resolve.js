@@ -1,4 +1,5 @@
-// The 404 page: /rule/N/DATE/ for a date with no page of its own goes to the wording in force.
+// The 404 page, on a host without the rewrite rule of `_redirects`: /rule/N/DATE/ with no
+// page of its own goes to the number's page, which shows it as of that date (static/asof.js).
 (function () {
   "use strict";
   var match = location.pathname.match(/^\/rule\/([^/]+)\/(\d{4}-\d{2}-\d{2})\/?$/);
@@ -12,20 +13,9 @@
   link.textContent = "Every wording of rule " + number;
   fallback.appendChild(link);
   status.textContent = "Finding rule " + number + " as of " + day + "…";
-  fetch("/rule/" + number + "/").then(function (response) {
+  fetch("/rule/" + number + "/", { method: "HEAD" }).then(function (response) {
     if (!response.ok) throw new Error("no rule " + number);
-    return response.text();
-  }).then(function (html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var runs = JSON.parse(doc.getElementById("runs").textContent);
-    for (var i = 0; i < runs.length; i++) {
-      var run = runs[i];
-      if (day >= run.first && (run.current || (run.replaced_by && day < run.replaced_by))) {
-        location.replace(run.url);
-        return;
-      }
-    }
-    status.textContent = "Rule " + number + " was not in use on " + day + ".";
+    location.replace("/rule/" + match[1] + "/?date=" + day);
   }).catch(function () {
     status.textContent = "No rule numbered " + number + " is in the archive.";
   });

@@ -10,6 +10,15 @@
         .split("\"" + path).join("\"" + location.origin + path);
     }
   });
+  // The access date of a citation is the day the reader reads it (renderer/citations.py).
+  var now = new Date();
+  var iso = now.getFullYear() + "-" + ("0" + (now.getMonth() + 1)).slice(-2) + "-" +
+    ("0" + now.getDate()).slice(-2);
+  var long = now.toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric" });
+  document.querySelectorAll(".cite pre[data-accessed]").forEach(function (pre) {
+    var day = pre.dataset.accessed === "iso" ? iso : long;
+    pre.textContent = pre.textContent.split("[the date you read it]").join(day);
+  });
   document.querySelectorAll("button.copy").forEach(function (button) {
     button.hidden = false;
     button.addEventListener("click", function () {
@@ -33,10 +42,8 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var day = form.querySelector("input").value;
-      var found = resolve(data, day);
-      var out = form.querySelector(".asof-out");
-      if (found) { location.href = found.url; }
-      else { out.textContent = "Rule " + form.dataset.number + " was not in use on " + day + "."; }
+      // the day's permalink: answered by the server, the host's rewrite rule or /404.html
+      if (day) location.href = form.getAttribute("action") + day + "/";
     });
   }
   function resolve(data, day) {

@@ -1,0 +1,117 @@
+"""What a rule number meant on every day: its wording runs and the stretches between them.
+
+`/rule/N/DATE/` answers for any date. A page per (number, day) cannot be written, so the
+number page carries its *segments*: date ranges over which the answer reads the same apart
+from the date itself and the release in force that day. A segment is either a wording run
+(the number printed one wording) or a stretch when the number was not in use; the latter is
+cut wherever the clause the number last named (or first names) changed number, so that it
+can say what that clause was numbered on the day asked. The lineage tables say which clause
+that is (renderer.model: `part_lineage`, `members`); nothing here is computed afresh.
+
+The answer for a day is rendered once per segment with placeholders (renderer.asof_view
+fills them in `serve`, static/asof.js in the browser): the day, the release in force then,
+the permalink and the access date.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from renderer.model import SiteModel
+from renderer.queries import Run
+
+# The first segment starts here: any date before the archive's first release falls in it.
+BEFORE_ARCHIVE = "0001-01-01"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Days `start` (inclusive) to `until` (exclusive; None: to today) with one answer.
+
+    kind: "archive" (before the first release), "run" (a wording in force: `run`),
+    "unused" (the number not in use: `numbers` is what the clause it `before` or `after`
+    names carried in those days, empty when that clause was not in the rules).
+    """
+
+    start: str
+    until: str | None
+    kind: str
+    run: dict[str, Any] | None = None
+    numbers: tuple[str, ...] = ()
+    previous: dict[str, Any] | None = None  # the run before (what the number was)
+    following: dict[str, Any] | None = None  # the run after (when it is used again)
+    history: str | None = None  # the history page of the clause the segment talks of
+
+
+def number_segments(
+    model: SiteModel, runs: list[Run], items: list[dict[str, Any]]
+) -> list[Segment]:
+    """Every day from the archive's start to today, for one number, cut into segments.
+
+    `runs` are the number's runs (renderer.queries.number_runs) and `items` the same runs as
+    the number page shows them (pages_rules._run_dict), in the same order.
+    """
+    dates = model.dates
+    segments = [Segment(BEFORE_ARCHIVE, dates[0], "archive")]
+    start_index = {day: i for i, day in enumerate(dates)}
+    before: dict[str, Any] | None = None
+    for run, item in zip(runs, items, strict=True):
+        gap = dates[start_index[before["replaced_by"]] if before else 0 : start_index[run.start]]
+        lineage = model.part_lineage.get(run.part_id if before is None else _part(before))
+        segments += _unused(model, gap, lineage, before, item)
+        until = None if item["current"] else item["replaced_by"]
+        segments.append(Segment(run.start, until, "run", run=item))
+        before = {**item, "part_id": run.part_id}
+    if before is not None and not before["current"]:
+        tail = dates[start_index[before["replaced_by"]] :]
+        segments += _unused(model, tail, model.part_lineage.get(_part(before)), before, None)
+    return segments
+
+
+def _part(item: dict[str, Any]) -> int:
+    return int(item["part_id"])
+
+
+def _unused(
+    model: SiteModel,
+    days: list[str],
+    lineage: int | None,
+    previous: dict[str, Any] | None,
+    following: dict[str, Any] | None,
+) -> list[Segment]:
+    """The releases `days` in which the number was not in use, cut where the numbers of the
+    clause it names (`lineage`: the one it last named, or else the one it names next) change.
+    The last segment runs to today when `days` reaches the newest release."""
+    if not days:
+        return []
+    numbers_by_release = _numbers(model, lineage)
+    history = model.history_url.get(lineage) if lineage is not None else None
+    found: list[Segment] = []
+    for day in days:
+        numbers = numbers_by_release.get(day, ())
+        if found and found[-1].numbers == numbers:
+            continue
+        found.append(Segment(day, None, "unused", None, numbers, previous, following, history))
+    ends: list[str | None] = [segment.start for segment in found[1:]]
+    ends.append(following["first"] if following else _after(model.dates, days[-1]))
+    return [
+        Segment(s.start, end, s.kind, None, s.numbers, s.previous, s.following, s.history)
+        for s, end in zip(found, ends, strict=True)
+    ]
+
+
+def _after(dates: list[str], day: str) -> str | None:
+    """The release after `day`, None when `day` is the newest (the segment runs to today)."""
+    index = dates.index(day)
+    return dates[index + 1] if index + 1 < len(dates) else None
+
+
+def _numbers(model: SiteModel, lineage: int | None) -> dict[str, tuple[str, ...]]:
+    """release -> the numbers a clause (lineage) carried in it, in document order."""
+    found: dict[str, list[str]] = {}
+    for release, number, *_ in model.members.get(lineage, []) if lineage is not None else []:
+        numbers = found.setdefault(release, [])
+        if number and number not in numbers:
+            numbers.append(number)
+    return {release: tuple(numbers) for release, numbers in found.items()}

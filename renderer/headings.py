@@ -1,0 +1,74 @@
+"""The titled clauses of the rules through time: chapters, sections and keyword rules.
+
+A heading is what a reader names ("Morph", "Face-Down Spells and Permanents"): a chapter, a
+section, or a rule whose whole text is a title (archive.lookup.is_heading). Its lineage (as
+lineage.store stored it) follows it through renumbering, 502.26 → 702.34 → … → 702.37; for
+each release it was in, this module reads what that release printed under it (the clauses
+whose parent is its number). The site's keyword pages and name index are made from this.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from archive.lookup import is_heading
+
+HEADING_KINDS = ("chapter", "section", "rule")
+LONGEST_TITLE = 80  # characters: a rule text longer than this is a sentence, never a title
+IN_CHUNK = 900  # parameters bound per query, under SQLite's limit
+
+
+@dataclass(frozen=True)
+class HeadingMember:
+    """A heading as one release printed it, with the clauses under it."""
+
+    release: str
+    number: str
+    kind: str
+    title: str
+    version: str
+    children: tuple[tuple[str, str], ...]  # (number, version hash), in the release's order
+
+
+def load_headings(db: Database) -> dict[int, tuple[HeadingMember, ...]]:
+    """lineage id -> the releases in which it was a heading, oldest first."""
+    rows = db.execute(
+        f"""SELECT m.lineage_id, m.release, m.number, m.kind, p.title, cv.text, p.capture_id,
+                  p.version_hash
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           JOIN clause_versions cv ON cv.hash = p.version_hash
+           WHERE m.kind IN {HEADING_KINDS} AND m.number IS NOT NULL
+             AND (m.kind != 'rule' OR length(cv.text) <= {LONGEST_TITLE})
+           ORDER BY m.lineage_id, m.release"""
+    ).fetchall()
+    found = [row for row in rows if is_heading(row[3], row[5] or "")]
+    children = _children(db, {(row[6], row[2]) for row in found})
+    headings: dict[int, list[HeadingMember]] = defaultdict(list)
+    for lineage, release, number, kind, title, text, capture, version in found:
+        name = " ".join((title or text or number).split())
+        under = tuple(children.get((capture, number), ()))
+        headings[lineage].append(HeadingMember(release, number, kind, name, version, under))
+    return {lineage: tuple(items) for lineage, items in headings.items()}
+
+
+def _children(
+    db: Database, wanted: set[tuple[int, str]]
+) -> dict[tuple[int, str], list[tuple[str, str]]]:
+    """(capture, parent number) -> the numbered clauses printed under it, in order."""
+    parents = sorted({number for _capture, number in wanted})
+    found: dict[tuple[int, str], list[tuple[str, str]]] = defaultdict(list)
+    for start in range(0, len(parents), IN_CHUNK):
+        chunk = parents[start : start + IN_CHUNK]
+        for capture, parent, number, version in db.execute(
+            f"""SELECT capture_id, parent, number, version_hash FROM parts
+                WHERE parent IN ({",".join("?" * len(chunk))}) AND number IS NOT NULL
+                  AND kind IN ('section', 'rule', 'subrule')
+                ORDER BY capture_id, position""",
+            chunk,
+        ):
+            if (capture, parent) in wanted:
+                found[(capture, parent)].append((number, version))
+    return found

@@ -1,0 +1,220 @@
+"""A page per keyword, section and chapter title through time: /keyword/SLUG/, and /keyword/.
+
+`/keyword/morph/` follows the heading "Morph" through its numbers (502.26 → 702.34 → … →
+702.37): one era per number, each with the heading and the clauses under it as the releases
+of that era printed them. The headings and their lineages are the model's
+(renderer.headings); the slug is made from the newest title, and a title a heading had
+before ("Face-Down Creatures") is listed on the page and in the name index (renderer.names).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+from archive.lookup import fold
+from renderer.context import Site
+from renderer.environment import clause_anchor
+from renderer.headings import HeadingMember
+from renderer.queries import texts
+from renderer.writer import context_key
+
+SHOWN_TEXTS = 400  # clause texts a page prints in full; past it, earlier wordings are links
+KIND_NAMES = {"chapter": "chapter", "section": "section", "rule": "keyword or title"}
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One titled lineage as the site names it."""
+
+    lineage: int
+    slug: str
+    title: str
+    former: tuple[str, ...]  # earlier titles, newest first (folded apart from the title)
+    kind: str
+    numbers: tuple[str, ...]
+    first: str
+    last: str
+    current: bool
+
+
+def slugify(title: str) -> str:
+    """'Face-Down Spells and Permanents' -> 'face-down-spells-and-permanents'.
+
+    >>> slugify("Face-Down Spells and Permanents"), slugify("“Morph”")
+    ('face-down-spells-and-permanents', 'morph')
+    """
+    return re.sub(r"[^a-z0-9]+", "-", fold(title)).strip("-") or "untitled"
+
+
+def keywords(site: Site) -> list[Keyword]:
+    """Every titled lineage with its slug; a slug two titles share gets the newest number."""
+    newest = site.dates[-1]
+    found: list[Keyword] = []
+    for lineage, members in sorted(site.model.headings.items()):
+        titles = list(dict.fromkeys(m.title for m in reversed(members)))
+        former = tuple(t for t in titles[1:] if fold(t) != fold(titles[0]))
+        numbers = tuple(number for number, _ in groupby(m.number for m in members))
+        last = members[-1]
+        found.append(
+            Keyword(
+                lineage,
+                slugify(titles[0]),
+                titles[0],
+                tuple(dict.fromkeys(former)),
+                last.kind,
+                numbers,
+                members[0].release,
+                last.release,
+                last.release == newest,
+            )
+        )
+    shared = {slug for slug, n in _counts(k.slug for k in found).items() if n > 1}
+    unique: list[Keyword] = []
+    taken: set[str] = set()
+    for k in found:
+        slug = f"{k.slug}-{k.numbers[-1].replace('.', '-')}" if k.slug in shared else k.slug
+        slug = slug if slug not in taken else f"{slug}-{k.lineage}"
+        taken.add(slug)
+        unique.append(Keyword(**{**k.__dict__, "slug": slug}))
+    return unique
+
+
+def _counts(slugs: Any) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for slug in slugs:
+        counted[slug] = counted.get(slug, 0) + 1
+    return counted
+
+
+def keyword_url(k: Keyword) -> str:
+    return f"/keyword/{k.slug}/"
+
+
+def build_keywords(site: Site) -> list[Keyword]:
+    """Queue every keyword page and the index; return the keywords (for the name index)."""
+    found = keywords(site)
+    names = {row["date"]: row.get("name") or "" for row in site.releases}
+    for k in found:
+        members = site.model.headings[k.lineage]
+        eras = _eras(members)
+        key = context_key([k.__dict__, eras, site.model.history_url.get(k.lineage)])
+
+        def context(k: Keyword = k, eras: list[dict[str, Any]] = eras) -> dict[str, Any]:
+            return _context(site, k, eras, names)
+
+        site.lazy_page(f"keyword/{k.slug}/index.html", "keyword.html", context, key)
+    site.page(
+        "keyword/index.html",
+        "keyword_index.html",
+        title="Keywords, sections and chapters by name",
+        groups=_index_groups(found),
+    )
+    return found
+
+
+def _eras(members: tuple[HeadingMember, ...]) -> list[dict[str, Any]]:
+    """One era per number the heading had; within it, each printing of heading + clauses."""
+    eras = []
+    for number, group in groupby(members, key=lambda m: m.number):
+        items = list(group)
+        versions = []
+        for _block, printed in groupby(items, key=lambda m: (m.title, m.version, m.children)):
+            same = list(printed)
+            versions.append(
+                {
+                    "first": same[0].release,
+                    "last": same[-1].release,
+                    "count": len(same),
+                    "title": same[0].title,
+                    "children": list(same[0].children),
+                }
+            )
+        eras.append(
+            {
+                "number": number,
+                "kind": items[-1].kind,
+                "first": items[0].release,
+                "last": items[-1].release,
+                "versions": versions,
+            }
+        )
+    return eras
+
+
+def _context(
+    site: Site, k: Keyword, eras: list[dict[str, Any]], names: dict[str, str]
+) -> dict[str, Any]:
+    """Texts and links for a keyword page (only when its key changed)."""
+    newest = site.dates[-1]
+    total = sum(len(v["children"]) for era in eras for v in era["versions"])
+    hashes = {h for era in eras for v in era["versions"] for _n, h in v["children"]}
+    wording = texts(site.db, hashes)
+    shown_eras = []
+    for era in eras:
+        versions = []
+        for i, v in enumerate(reversed(era["versions"])):
+            full = i == 0 or total <= SHOWN_TEXTS
+            versions.append(
+                {
+                    **v,
+                    "current": v["last"] == newest,
+                    "first_name": names.get(v["first"], ""),
+                    "last_name": names.get(v["last"], ""),
+                    "anchor": clause_anchor(era["number"]),
+                    "children": [
+                        {"number": n, "text": wording.get(h, ""), "anchor": clause_anchor(n)}
+                        for n, h in v["children"]
+                    ]
+                    if full
+                    else None,
+                }
+            )
+        shown_eras.append(
+            {
+                **era,
+                "current": era["last"] == newest,
+                "first_name": names.get(era["first"], ""),
+                "last_name": names.get(era["last"], ""),
+                "versions": versions,
+            }
+        )
+    return {
+        "title": f"{k.title} through the years",
+        "k": k,
+        "history": site.model.history_url.get(k.lineage),
+        "eras": list(reversed(shown_eras)),
+        "kind_name": KIND_NAMES.get(k.kind, k.kind),
+    }
+
+
+def _index_groups(found: list[Keyword]) -> list[dict[str, Any]]:
+    """The index: chapters, sections, then keyword titles; each in force first, by name."""
+    groups = []
+    for kind, heading in (
+        ("chapter", "Chapters"),
+        ("section", "Sections"),
+        ("rule", "Keywords and other titled rules"),
+    ):
+        items = sorted(
+            (k for k in found if k.kind == kind),
+            key=lambda k: (not k.current, fold(k.title), k.first),
+        )
+        groups.append(
+            {
+                "id": f"kind-{kind}",
+                "heading": heading,
+                "items": [
+                    {
+                        **k.__dict__,
+                        "url": keyword_url(k),
+                        "first_year": k.first[:4],
+                        "last_year": None if k.current else k.last[:4],
+                    }
+                    for k in items
+                ],
+            }
+        )
+    return groups

@@ -1,0 +1,66 @@
+// A number page shown as of one day, on a static host: the host's rewrite rule serves
+// /rule/N/ for /rule/N/DAY/ (or /404.html sends here with ?date=DAY). Like the server
+// (renderer/asof_view.py): pick the <template class="asof-segment"> whose days hold DAY and
+// fill its placeholders: the day, the release in force then, the permalink, and the access
+// date (today, where the reader is: the day they read and may cite it).
+(function () {
+  "use strict";
+  var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+    "September", "October", "November", "December"];
+  var view = document.getElementById("asof-day");
+  if (!view || !view.hidden) return; // not a number page, or the server has shown the day
+  var match = location.pathname.match(/^\/rule\/([^/]+)\/(\d{4}-\d{2}-\d{2})\/?$/);
+  var day = match ? match[2] : new URLSearchParams(location.search).get("date");
+  if (!day) return;
+  var base = location.pathname.replace(/\/\d{4}-\d{2}-\d{2}\/?$/, "/");
+  var path = base + day + "/";
+
+  function longDate(iso) {
+    var p = iso.split("-").map(Number);
+    return MONTHS[p[1] - 1] + " " + p[2] + ", " + p[0];
+  }
+  function isDay(iso) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return false;
+    var d = new Date(iso + "T00:00:00Z");
+    return !isNaN(d) && d.toISOString().slice(0, 10) === iso;
+  }
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function escape(text) {
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  }
+  function show(html, title) {
+    view.innerHTML = html;
+    view.hidden = false;
+    document.getElementById("asof-title").textContent = title;
+    document.title = document.title.replace(" · ", title + " · ");
+    if (!match && history.replaceState) history.replaceState(null, "", path);
+  }
+  if (!isDay(day)) {
+    show("<p class=\"unused\">" + escape(day) + " is not a day (YYYY-MM-DD).</p>", "");
+    return;
+  }
+  var chosen = null;
+  document.querySelectorAll("template.asof-segment").forEach(function (t) {
+    var until = t.dataset.until;
+    if (t.dataset.start <= day && (!until || day < until)) chosen = t;
+  });
+  if (!chosen) return;
+  fetch("/rule/releases.json").then(function (r) { return r.json(); }).then(function (releases) {
+    var release = ["", ""];
+    releases.forEach(function (r) { if (r[0] <= day) release = r; });
+    var now = new Date();
+    var accessed = now.getFullYear() + "-" + pad(now.getMonth() + 1) + "-" + pad(now.getDate());
+    var values = {
+      date: longDate(day), day: day, release: release[1],
+      release_url: release[0] ? "/releases/" + release[0] + "/" : "/releases/",
+      url: location.origin + path, path: path,
+      accessed: longDate(accessed), accessed_day: accessed
+    };
+    var html = chosen.innerHTML;
+    Object.keys(values).forEach(function (name) {
+      html = html.split("\u27e6" + name + "\u27e7").join(escape(values[name]));
+    });
+    show(html, " as of " + values.date);
+  });
+})();

@@ -1,0 +1,64 @@
+"""Keyword pages and the rule index on the built site: /keyword/morph/ shows every era of the
+heading with its text, titles a heading had before lead to its page, and /rule/ lists each
+number with its words and years, by section."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+
+def test_the_morph_page_shows_every_era_with_its_text(small_site: Path) -> None:
+    html = (small_site / "keyword/morph/index.html").read_text(encoding="utf-8")
+    assert re.search(r'id="chain">502\.26 → 702\.34 → 702\.36 → 702\.37<', html)
+    eras = re.findall(r'<section class="era" id="era-([\d.]+)"', html)
+    assert eras == ["702.37", "702.36", "702.34", "502.26"]  # newest first
+    for number in eras:
+        era = html.split(f'id="era-{number}"')[1].split('<section class="era"')[0]
+        assert "<strong>Morph</strong>" in era
+        link = rf'<a class="n" href="/releases/[\d-]+/#({re.escape(number)}[a-z])">'
+        subrules = re.findall(link, era)
+        assert subrules, number  # the subrules as that era printed them
+    onslaught = html.split('id="era-502.26"')[1]
+    assert "(Onslaught)" in onslaught  # the release's set name beside its date
+    assert "Morph is a static ability that functions any time" in onslaught  # 502.26a, 2002
+
+
+def test_the_keyword_index_and_former_titles(small_site: Path) -> None:
+    index = (small_site / "keyword/index.html").read_text(encoding="utf-8")
+    assert '<a href="/keyword/morph/">Morph</a>' in index
+    battlefield_item = r'<a href="/keyword/battlefield/">Battlefield</a>[^\n]*formerly In Play'
+    assert re.search(battlefield_item, index)
+    battlefield = (small_site / "keyword/battlefield/index.html").read_text(encoding="utf-8")
+    assert '<q class="former">In Play</q>' in battlefield
+    names = json.loads((small_site / "search/names.json").read_text(encoding="utf-8"))
+    in_play = [n for n in names if n["key"] == "in play" and n["url"] == "/keyword/battlefield/"]
+    assert in_play and in_play[0]["former"]
+    # every keyword page a name leads to exists
+    for entry in names:
+        if entry["url"].startswith("/keyword/"):
+            assert (small_site / entry["url"].strip("/") / "index.html").exists(), entry
+
+
+def test_no_glossary_name_is_a_definition(small_site: Path) -> None:
+    names = json.loads((small_site / "search/names.json").read_text(encoding="utf-8"))
+    glossary = [n["name"] for n in names if n["kind"] == "glossary"]
+    assert "Face Down" in glossary
+    assert not [name for name in glossary if ". " in name]
+
+
+def test_the_rule_index_shows_titles_by_section(small_site: Path) -> None:
+    html = (small_site / "rule/index.html").read_text(encoding="utf-8")
+    assert '<a href="#s-708">708</a> Face-Down Spells and Permanents' in html
+    section = html.split('<h3 id="s-708">')[1].split("</section>")[0]
+    assert "Face-Down Spells and Permanents" in section.split("</h3>")[0]
+    item = re.search(
+        r'<li class="d2"><a href="/rule/708\.2a/">708\.2a</a> ([^<]*)<span class="meta">([^<]*)<',
+        section,
+    )
+    assert item is not None
+    assert item.group(1).startswith("If a face-up permanent is turned face down")
+    assert item.group(2) == "2021–today"
+    retired = re.search(r'"/rule/502\.26/">502\.26</a> Morph <span class="meta">([^<]*)<', html)
+    assert retired is not None and retired.group(1) == "2002–2009, retired"

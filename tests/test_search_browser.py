@@ -1,0 +1,144 @@
+"""Search and the lookup box in a real browser (Debian's Chromium, Playwright) against the
+built site on 127.0.0.1: the queries of tests/data/search_queries.csv rank their expected
+result first, the year filter narrows results, and the lookup box on every page goes to the
+page a number or name designates (to the search page without JavaScript)."""
+
+from __future__ import annotations
+
+import csv
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_site_browser import ARGS, CHROMIUM
+
+from renderer.serve import serve_in_thread
+
+QUERIES = Path(__file__).parent / "data" / "search_queries.csv"
+TOP = 5  # results an `also_in_top5` entry must be among
+WAIT_MS = 20000  # a search on a loaded machine: the index is fetched on the first one
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(small_site: Path) -> Iterator[str]:
+    server, base = serve_in_thread(small_site)
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def page(browser) -> Iterator:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert errors == []
+
+
+def _matches(expected: str, key: str) -> bool:
+    """An expected key; one ending in '*' names a prefix."""
+    if expected.endswith("*"):
+        return key.startswith(expected[:-1])
+    return key == expected
+
+
+def _results(page, base_url: str, query: str, extra: str = "") -> list[str]:
+    page.goto(f"{base_url}/search/?q={urllib.parse.quote(query)}{extra}")
+    page.wait_for_function(
+        "(s => s.textContent && s.textContent !== 'Searching…')"
+        "(document.getElementById('search-status'))",
+        timeout=WAIT_MS,
+    )
+    return [li.get_attribute("data-expect") or "" for li in page.locator("#results > li").all()]
+
+
+def test_every_listed_query_ranks_its_expected_result_first(page, base_url: str) -> None:
+    rows = list(csv.DictReader(QUERIES.open(encoding="utf-8")))
+    assert len(rows) >= 30
+    wrong = []
+    for row in rows:
+        found = _results(page, base_url, row["query"])
+        first = found[0] if found else "(nothing)"
+        if not _matches(row["expected_first"], first):
+            wrong.append(f"{row['query']!r}: first {first!r}, expected {row['expected_first']!r}")
+        also = row["also_in_top5"]
+        if also and not any(_matches(also, key) for key in found[:TOP]):
+            wrong.append(f"{row['query']!r}: {also!r} not in the top {TOP}: {found[:TOP]}")
+    assert wrong == []
+
+
+def test_a_result_shows_number_title_and_years(page, base_url: str) -> None:
+    _results(page, base_url, "504.2")
+    first = page.locator("#results > li").first
+    assert first.locator(".num").inner_text() == "504.3 → 504.2"
+    assert first.locator(".title").inner_text().startswith("Second, the active player")
+    assert "today" in first.locator(".meta").inner_text()
+    glossary = _results(page, base_url, "face-down")
+    assert glossary[0] == "glossary: Face Down"
+    title = page.locator("#results > li .title").first.inner_text()
+    assert title == "Face Down"  # the term alone, not a definition run into it
+
+
+def test_the_year_filter_keeps_the_clauses_in_force_then(page, base_url: str) -> None:
+    assert _results(page, base_url, "504.2")[:2] == ["504.2 (today)", "504.2 (retired)"]
+    box = page.locator("fieldset.years").bounding_box()
+    assert box is not None and box["height"] < 120  # two selects on a line, not a tall box
+    page.select_option("#year-to", "2008")
+    page.wait_for_function(
+        "document.querySelector('#results > li')?.dataset.expect === '504.2 (retired)'",
+        timeout=WAIT_MS,
+    )
+    shown = [li.get_attribute("data-expect") for li in page.locator("#results > li").all()]
+    assert "504.2 (today)" not in shown
+    assert "to=2008" in page.url
+    assert _results(page, base_url, "504.2", "&from=2002&to=2008")[0] == "504.2 (retired)"
+
+
+@pytest.mark.parametrize(
+    ("typed", "lands_on"),
+    [
+        ("708.2a", "/rule/708.2a/"),
+        ("morph", "/keyword/morph/"),
+        ("Face-Down Spells and Permanents", "/keyword/face-down-spells-and-permanents/"),
+        ("in play", "/keyword/battlefield/"),
+        ("mana burn", "/history/2002-10-07/g-mana-burn/"),
+        ("turned face up", "/search/?q=turned%20face%20up"),
+        ("999.9z", "/search/?q=999.9z"),
+    ],
+)
+def test_the_lookup_box_goes_to_the_page(page, base_url: str, typed: str, lands_on: str) -> None:
+    page.goto(base_url + "/releases/")
+    box = page.get_by_role("searchbox", name="Look up")
+    box.fill(typed)
+    box.press("Enter")  # the keyboard submits the form
+    page.wait_for_url(base_url + lands_on, timeout=WAIT_MS)
+
+
+def test_the_lookup_box_without_javascript_goes_to_the_search_page(browser, base_url) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    tab = context.new_page()
+    tab.goto(base_url + "/rule/")
+    box = tab.get_by_role("searchbox", name="Look up")
+    box.fill("morph")
+    box.press("Enter")
+    tab.wait_for_url(base_url + "/search/?q=morph")
+    assert "every keyword, section and chapter by name" in tab.locator("main").inner_text()
+    context.close()

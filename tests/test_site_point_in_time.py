@@ -1,0 +1,207 @@
+"""A rule number on any day, /rule/N/DAY/: HTTP 200 with the wording in force, the day asked
+and the release it comes from, from `rules-history serve` (on the server, no JavaScript) and
+from a static host applying the site's own `_redirects` (tests/static_host.py; the page's
+script shows the day); a host without rewrites goes through /404.html. Also: the citation
+box near the top with its access date, and the links to a capture's original and Wayback copy.
+The small store's releases: 504.2 reads one wording from 2008-02-01 to 2009-05-01;
+502.26e was last used in 2009-05-01 and its clause is 707.2a from 2009-07-08."""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from static_host import static_host
+from test_site_browser import ARGS, CHROMIUM
+
+from renderer.environment import long_date
+from renderer.serve import serve_in_thread
+
+DAY = "2008-03-17"
+ASKED = f"/rule/504.2/{DAY}/"
+WORDING = "Face-down spells on the stack, face-down permanents in play"
+# The browser has shown the day (also true only once a redirect has landed on the page).
+SHOWN = "() => { const v = document.getElementById('asof-day'); return v && !v.hidden; }"
+
+
+def fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+@pytest.fixture(scope="module")
+def served(small_site: Path) -> Iterator[str]:
+    server, base = serve_in_thread(small_site)
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+def test_serve_answers_any_day_with_the_wording_in_force(served: str) -> None:
+    status, html = fetch(served + ASKED)
+    assert status == 200
+    assert "<title>Rule 504.2 as of March 17, 2008 · " in html
+    assert re.search(
+        r"<h1>Rule 504.2<span id=\"asof-title\"> as of March 17, 2008</span></h1>", html
+    )
+    view = html.split('<div id="asof-day" class="asof-view">', 1)[1].split("</div>", 1)[0]
+    assert WORDING in view
+    assert '<a href="/releases/2008-02-01/">February 1, 2008 (Morningtide)</a>' in view
+    assert f'<a href="{ASKED}">{served}{ASKED}</a>' in view  # the permalink of the day
+    assert f"Accessed {long_date(date.today().isoformat())}." in view
+    # Later in the same wording, the release in force is the newer one, the wording the same.
+    status, later = fetch(served + "/rule/504.2/2009-06-01/")
+    assert status == 200 and WORDING in later
+    assert '<a href="/releases/2009-05-01/">May 1, 2009 (Alara Reborn)</a>' in later
+
+
+def test_serve_says_what_an_unused_number_became(served: str) -> None:
+    status, html = fetch(served + "/rule/502.26e/2012-01-01/")
+    assert status == 200
+    view = html.split('<div id="asof-day" class="asof-view">', 1)[1]
+    assert "Rule 502.26e was not in use on January 1, 2012" in view
+    assert '<a href="/rule/707.2a/2012-01-01/">707.2a</a>' in view
+    status, became = fetch(served + "/rule/707.2a/2012-01-01/")
+    assert status == 200 and "as of January 1, 2012" in became
+
+
+def test_serve_refuses_what_is_not_a_day_or_a_number(served: str) -> None:
+    assert fetch(served + "/rule/504.2/2008-02-30/")[0] == 404
+    assert fetch(served + "/rule/999.999z/2008-03-17/")[0] == 404
+    # the wording pages written at build time are served as they are
+    status, html = fetch(served + "/rule/504.2/2008-02-01/")
+    assert status == 200 and "<h1>Rule 504.2 as of February 1, 2008</h1>" in html
+    # the number page's form without JavaScript asks ?date=; it is sent to the day's address
+    with urllib.request.urlopen(served + f"/rule/504.2/?date={DAY}") as response:
+        assert response.status == 200 and response.url == served + ASKED
+
+
+def test_static_host_rewrite_answers_200(small_site: Path) -> None:
+    with static_host(small_site) as host:
+        base = host.url
+        status, html = fetch(base + ASKED)
+        assert status == 200 and "<h1>Rule 504.2<span" in html
+        # without JavaScript the page lists every day's wording, each span linked to it
+        entries = re.findall(
+            r'<li class="day-run" data-start="([\d-]+)" data-until="([\d-]*)"><a href="([^"]+)">',
+            html,
+        )
+        holding = [url for start, until, url in entries if start <= DAY and (until or "~") > DAY]
+        assert holding == ["/rule/504.2/2008-02-01/"]
+        assert fetch(base + holding[0])[0] == 200
+    with static_host(small_site, rewrites=False) as host:
+        base = host.url
+        assert fetch(base + ASKED)[0] == 404
+
+
+@pytest.fixture()
+def browser() -> Iterator:
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium at /usr/bin")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+def shows_the_day(page) -> None:
+    assert page.locator("h1").inner_text() == "Rule 504.2 as of March 17, 2008"
+    view = page.locator("#asof-day")
+    assert view.is_visible()
+    assert WORDING in view.inner_text()
+    assert "February 1, 2008 (Morningtide)" in view.inner_text()
+    plain = page.locator("#asof-cite-plain").inner_text()
+    assert f"Accessed {long_date(date.today().isoformat())}." in plain
+    assert plain.count(ASKED) == 1
+
+
+@pytest.mark.browser
+def test_static_host_shows_the_day_with_javascript(browser, small_site: Path) -> None:
+    with static_host(small_site) as host:
+        base = host.url
+        page = browser.new_page()
+        page.goto(base + ASKED)
+        page.wait_for_function(SHOWN)
+        shows_the_day(page)
+        assert page.url == base + ASKED
+        page.goto(base + "/rule/502.26e/2012-01-01/")
+        page.wait_for_function(SHOWN)
+        page.click("#asof-day a[href='/rule/707.2a/2012-01-01/']")
+        page.wait_for_function(SHOWN)
+        assert page.locator("h1").inner_text() == "Rule 707.2a as of January 1, 2012"
+    # A host without rewrites answers 404; its page's script goes to the number page.
+    with static_host(small_site, rewrites=False) as host:
+        base = host.url
+        page = browser.new_page()
+        page.goto(base + ASKED)
+        page.wait_for_function(SHOWN)
+        shows_the_day(page)
+        assert page.url == base + ASKED  # the address shown is the day's permalink
+
+
+@pytest.mark.browser
+def test_without_javascript_the_day_leads_to_its_wording(
+    browser, small_site: Path, served: str
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(served + ASKED)  # the server shows the day itself
+    assert page.locator("h1").inner_text() == "Rule 504.2 as of March 17, 2008"
+    assert WORDING in page.locator("#asof-day").inner_text()
+    with static_host(small_site) as host:
+        base = host.url
+        page.goto(base + ASKED)  # the number page: the day's entry links to its wording
+        entry = page.locator("ul.days li.day-run", has_text="From February 1, 2008 until July 8")
+        entry.locator("a").click()
+        assert page.locator("h1").inner_text() == "Rule 504.2 as of February 1, 2008"
+        assert WORDING in page.locator("blockquote.wording").inner_text()
+    context.close()
+
+
+@pytest.mark.browser
+def test_citation_near_the_top_with_access_date(browser, served: str) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    today = long_date(date.today().isoformat())
+    for path in ("/rule/708.2a/2021-07-12/", "/history/2002-10-07/504.2/"):
+        page.goto(served + path)
+        box = page.locator("section.cite").first
+        assert box.bounding_box()["y"] < 900, path  # on the first screen, before examples
+        plain = box.locator("pre[id$='-plain']").inner_text()
+        assert plain.endswith(f"Accessed {today}."), plain
+        assert "release of " in plain and served + "/rule/" in plain
+        bibtex = box.locator("pre[id$='-bibtex']").text_content() or ""  # folded
+        assert f"urldate = {{{date.today().isoformat()}}}" in bibtex
+
+
+def test_citation_without_javascript_asks_for_the_access_date(small_site: Path) -> None:
+    html = (small_site / "rule/504.2/2008-02-01/index.html").read_text()
+    assert (
+        "rule 504.2, release of February 1, 2008 (Morningtide). /rule/504.2/2008-02-01/."
+        " Accessed [the date you read it].</pre>" in html
+    )
+
+
+def test_release_pages_link_the_original_and_its_wayback_copy(small_site: Path) -> None:
+    original = "http://www.wizards.com/magic/comprules/MagicCompRules080201.txt"
+    html = (small_site / "releases/2008-02-01/index.html").read_text()
+    assert f'<a href="{original}" rel="external nofollow">original</a>' in html
+    wayback = f"https://web.archive.org/web/20080201/{original}"
+    assert f'<a href="{wayback}" rel="external nofollow">' in html
+    listing = (small_site / "releases/index.html").read_text()
+    assert f'<a href="{wayback}" rel="external nofollow">Wayback</a>' in listing
+
+
+def test_releases_list_says_its_order(small_site: Path) -> None:
+    listing = (small_site / "releases/index.html").read_text()
+    shown = re.findall(r'<th scope="row"><a href="/releases/([\d-]+)/">', listing)
+    assert shown == sorted(shown, reverse=True) and len(shown) > 2
+    assert "newest first" in listing and "oldest first" not in listing
