@@ -24,12 +24,14 @@ from facedown.characteristics import Characteristics
 from facedown.era import Era
 from facedown.model import NOT_STATED, Ruling
 
-FAQ = "FAQ 2002 (seed 000)"
-RULES_2002 = "CR 502.26/504 as quoted in the 2002 article (seed 000)"
-CK = "Crystal Keep 504, March 2008 (seed 004)"
-WIKI_2020 = "MTG Wiki, CR 707 of January 2020 (seed 003)"
-WIKI_2024 = "MTG Wiki, CR 708 of June 2024 (seed 001)"
-GATHERER = "Gatherer rulings 2019-11-12 (seed 002)"
+# The sources as a reader knows them (shown on the examples page and beside each clause);
+# the seed files they were read from are listed above and in ../shared/seeds/README.md.
+FAQ = "Onslaught morph FAQ (Wizards, 2002)"
+RULES_2002 = "CR 502.26 and 504 as printed in the Onslaught morph article (Wizards, 2002)"
+CK = "Crystal Keep rulings on rule 504 (March 2008)"
+WIKI_2020 = "MTG Wiki, “Face down” (CR 707 of January 2020)"
+WIKI_2024 = "MTG Wiki, “Face-down” (CR 708 of June 2024)"
+GATHERER = "Gatherer rulings on spellmorph (November 2019)"
 
 TEZZERET = Characteristics(5, 5, "artifact creature", frozenset(), None, None, False)
 

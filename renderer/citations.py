@@ -85,6 +85,8 @@ def citations(
         "path": path,
         "url": url,
         "release": when,
+        "day": release,  # the page shows `release` from these two, its date as a <time>
+        "name": name,
         "formats": [
             {"key": "plain", "label": "Plain text", "text": plain, "accessed": "long"},
             {"key": "bibtex", "label": "BibTeX", "text": bibtex, "accessed": "iso"},

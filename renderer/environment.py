@@ -30,6 +30,25 @@ def long_date(iso: str | None) -> str:
     return f"{day:%B} {day.day}, {day.year}"
 
 
+def date_html(iso: str | None, text: str | None = None) -> Markup:
+    """A date as a <time> element, which the style sheet never breaks across lines (a phone
+    would otherwise show "2026-" and "01-16" on two lines); `text` is its shown form.
+
+    >>> date_html("2008-02-01")
+    Markup('<time datetime="2008-02-01">2008-02-01</time>')
+    >>> date_html(None), date_html("2008-02-01", "<x>")
+    (Markup(''), Markup('<time datetime="2008-02-01">&lt;x&gt;</time>'))
+    """
+    if not iso:
+        return Markup("")
+    return Markup('<time datetime="{}">{}</time>').format(iso, iso if text is None else text)
+
+
+def long_date_html(iso: str | None) -> Markup:
+    """'2008-02-01' -> <time datetime="2008-02-01">February 1, 2008</time>."""
+    return date_html(iso, long_date(iso))
+
+
 def rule_url(number: str, release: str | None = None) -> str:
     """Permalink of a rule number, or of its wording in force from `release`."""
     return f"/rule/{number}/{release}/" if release else f"/rule/{number}/"
@@ -63,7 +82,10 @@ def make_environment(asset_urls: dict[str, str], templates: Path | None = None) 
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["long_date"] = long_date
+    env.filters["long_date"] = long_date  # plain text: titles, attributes, <option>s
+    # in element content: the date as a <time> that never wraps
+    env.filters["date_html"] = date_html
+    env.filters["long_date_html"] = long_date_html
     env.filters["diff_html"] = diff_html
     env.filters["emphasis"] = emphasis  # the texts' `_italic_` markup, after escaping
     env.filters["external_url"] = external_url  # every href to another site goes through it

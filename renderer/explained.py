@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup
+
 from renderer.context import Site
-from renderer.environment import long_date
+from renderer.environment import long_date_html
 
 
 def install(site: Site) -> None:
     """Give the templates `release_label(date)`: 'July 8, 2009 (Magic 2010)'."""
     names = {row["date"]: row.get("name") for row in site.releases}
 
-    def release_label(day: str) -> str:
+    def release_label(day: str) -> Markup:
         name = names.get(day)
-        return f"{long_date(day)} ({name})" if name else long_date(day)
+        when = long_date_html(day)
+        return Markup("{} ({})").format(when, name) if name else when
 
     site.env.globals["release_label"] = release_label
 

@@ -16,6 +16,7 @@ from sqlite_utils import Database
 from renderer.crossrefs import link_references
 from renderer.environment import clause_anchor
 from renderer.markup import emphasis_escaped
+from renderer.toc import GLOSSARY_TITLE
 
 ANCHORED_KINDS = ("chapter", "section", "rule", "subrule")  # the parts with id = number
 
@@ -73,7 +74,7 @@ def fulltext_html(
         elif kind == "example":
             out.append(f'<p class="example" data-n="{escape(p["parent"] or "")}:ex">{text}</p>')
         elif kind == "glossary-heading":
-            out.append(f'<h3 id="glossary">{text}</h3>')
+            out.append(f'<h3 id="glossary">{text or GLOSSARY_TITLE}</h3>')
         elif kind == "glossary":
             term = p["title"] or ""
             body = p["text"] or ""

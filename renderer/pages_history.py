@@ -13,6 +13,8 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
+from markupsafe import Markup
+
 from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
 from renderer.citations import citations
@@ -21,6 +23,7 @@ from renderer.environment import clause_anchor, is_rule_number, rule_url
 from renderer.explained import explained_lineage, release_names
 from renderer.model import Member, Wording
 from renderer.names import is_term, label
+from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
 from renderer.queries import texts
 from renderer.writer import context_key
 
@@ -93,7 +96,7 @@ def _record(h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
         }
     else:
         terms = list(dict.fromkeys(t for t in reversed(h["numbers"]) if is_term(t)))
-        terms = terms or [h["numbers"][-1]]
+        terms = terms or [label(h["numbers"][-1])]  # no clean term: its first words
         chain = ""
         title = terms[0]
         meta = {"chain": "", "label": title, "kind": "glossary", "expect": f"glossary: {title}"}
@@ -180,10 +183,19 @@ def _history(
         "ended_in": ending[0]["release"] if ending else None,
         "release_count": None if lineage["last_release"] == newest else len(rows),
         "years": sorted({row[0][:4] for row in rows}),
+        "axis_end": _axis_end(lineage["last_release"] == newest, spans[-1], newest),
         "since": since,
         "wordings": wordings,
         "events": events,
     }
+
+
+def _axis_end(current: bool, last_span: dict[str, Any], newest: str) -> int:
+    """The year on whose 1 January the picture's time axis ends (renderer.pictures.spans):
+    the year after the newest release's for a clause in force (so that its page changes once
+    a year, not with each release), else the year after the clause was last printed."""
+    until = newest if current else last_span["replaced_by"] or last_span["last"] or newest
+    return int(until[:4]) + 1
 
 
 def _wording(w: Wording, rows: list[Member], newest: str) -> dict[str, Any]:
@@ -235,7 +247,34 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
         path = rule_url(last["cite_number"])
     name = release_names(site.releases).get(last["cite_release"])
     cite = citations(last["cite_number"], last["cite_release"], path, site.base_url, name)
-    return {"title": f"History of {' → '.join(h['numbers'])}", "h": h, "cite": cite}
+    return {
+        "title": f"History of {' → '.join(h['numbers'])}",
+        "h": h,
+        "cite": cite,
+        "picture": _picture(h),
+    }
+
+
+def _picture(h: dict[str, Any]) -> Markup:
+    """The clause's numbers as bands across the years, its wordings marked on them."""
+    spans = h["number_spans"]
+    bands = [
+        NumberSpan(
+            span["number"],
+            span["first"],
+            spans[i + 1]["first"]
+            if i + 1 < len(spans)
+            else None
+            if h["current"]
+            else span["replaced_by"] or span["last"],
+        )
+        for i, span in enumerate(spans)
+    ]
+    marks = [
+        WordingMark(i, w["first"], w["kind"] or "") for i, w in enumerate(h["wordings"], start=1)
+    ]
+    name = ("rule " if h["numbered"] else "") + " → ".join(h["numbers"])
+    return spans_svg(bands, marks, h["axis_end"], name)
 
 
 def _witnesses(site: Site, release: str, number: str) -> list[dict[str, Any]]:

@@ -11,6 +11,9 @@ from renderer.changes import UNCONFIRMED, Change, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
 from renderer.fulltext import fulltext_html, release_history_urls
+from renderer.pictures.legend import legend
+from renderer.pictures.slopes import section_moves, slopes_svg
+from renderer.pictures.timeline import ReleaseBar, timeline_svg
 from renderer.queries import part_texts, release_parts
 from renderer.toc import contents
 from renderer.writer import context_key
@@ -39,6 +42,10 @@ def build_releases(site: Site) -> None:
         entries=_with_gaps(listing, gaps),
         gaps=gaps,
         archived=[row["date"] for row in rows],  # gaps link only to releases in the store
+        timeline=timeline_svg(
+            [ReleaseBar(row["date"], row.get("name"), row["counts"]) for row in listing]
+        ),
+        legend=legend([kind for row in listing for kind in row["counts"]]),
     )
     by_date = {row["date"]: row for row in rows}
     for i, row in enumerate(rows):
@@ -193,6 +200,7 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
         if not rows or not i or day in site.derived:
             continue
         index.append({"date": day, "count": len(rows)})
+        moves = section_moves((c.old_numbers, c.new_numbers) for c in rows)
         site.page(
             f"renumbering/{day}/index.html",
             "renumbering.html",
@@ -200,5 +208,7 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
             old=base[day],
             new=day,
             rows=rows,
+            picture=slopes_svg(moves, base[day] or "", day) if moves else None,
+            moves=sorted(moves.items(), key=lambda item: (-item[1], item[0])),
         )
     site.page("renumbering/index.html", "renumbering_index.html", title="Renumbering", rows=index)

@@ -16,6 +16,8 @@ import json
 from collections.abc import Callable
 from typing import Any, cast
 
+from markupsafe import Markup
+
 from renderer.asof_segments import Segment, number_segments
 from renderer.asof_view import slot
 from renderer.citations import citations
@@ -59,8 +61,9 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
 def releases_json(site: Site) -> bytes:
     """[date, label] of every release, oldest first: which release was in force on a day
     (renderer.asof_view.release_in_force, and static/asof.js)."""
-    label = cast(Callable[[str], str], site.env.globals["release_label"])
-    return json.dumps([[day, label(day)] for day in site.dates]).encode()
+    label = cast(Callable[[str], Markup], site.env.globals["release_label"])
+    # the label is HTML (its date a <time>); the scripts and the server want its plain words
+    return json.dumps([[day, label(day).striptags()] for day in site.dates]).encode()
 
 
 def _run_dict(

@@ -7,6 +7,10 @@ from typing import Any
 
 from vocabulary.numbers import is_rule_number
 
+# The parser keeps the glossary's heading line as a part with no text: without a title the
+# heading and its contents entry would be empty (a heading and a link nobody can read).
+GLOSSARY_TITLE = "Glossary"
+
 
 def contents(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Chapters in order, each with its sections; a section before any chapter (none in the
@@ -15,7 +19,7 @@ def contents(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     >>> parts = [{"kind": "chapter", "number": "1", "title": "The Game", "text": "The Game"},
     ...          {"kind": "section", "number": "100", "title": "General", "text": "General"},
     ...          {"kind": "rule", "number": "100.1", "title": None, "text": "..."},
-    ...          {"kind": "glossary-heading", "number": None, "title": None, "text": "Glossary"}]
+    ...          {"kind": "glossary-heading", "number": None, "title": None, "text": None}]
     >>> [(c["number"], c["title"], [s["number"] for s in c["sections"]]) for c in contents(parts)]
     [('1', 'The Game', ['100']), ('', 'Glossary', [])]
     """
@@ -31,6 +35,11 @@ def contents(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
             chapters[-1]["sections"].append({"number": number, "anchor": number, "title": title})
         elif part["kind"] == "glossary-heading":
             chapters.append(
-                {"number": "", "anchor": "glossary", "title": part["text"], "sections": []}
+                {
+                    "number": "",
+                    "anchor": "glossary",
+                    "title": part["text"] or GLOSSARY_TITLE,
+                    "sections": [],
+                }
             )
     return chapters

@@ -6,6 +6,7 @@ import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlite_utils import Database
@@ -132,3 +133,64 @@ def full_site(tmp_path_factory: pytest.TempPathFactory, full_lineage: Database) 
     path = full_lineage.execute("PRAGMA database_list").fetchone()[2]
     build_site(open_reader(path), out, search=False)
     return out
+
+
+# The browser tests (marker `browser`): Debian's Chromium driven by Playwright against a real
+# server on 127.0.0.1 serving the small site; one browser for the whole session, a fresh
+# context (cookies, storage, permissions) for each test.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
+]
+VIEWPORT = {"width": 1100, "height": 900}  # a laptop's window; phone tests set their own
+
+
+@pytest.fixture(scope="session")
+def base_url(small_site: Path) -> Iterator[str]:
+    """The small site served over real HTTP on 127.0.0.1, as `rules-history serve` does."""
+    from renderer.serve import serve_in_thread
+
+    server, base = serve_in_thread(small_site)
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for every browser test of the session."""
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium at /usr/bin")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser: Any, base_url: str) -> Iterator[Any]:
+    """A tab in a fresh context. The test fails if the page asked any other host for anything
+    (the site loads nothing from elsewhere) or a script threw."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    tab = context.new_page()
+    elsewhere: list[str] = []
+    errors: list[str] = []
+    local = (base_url, "data:", "blob:")
+    tab.on("request", lambda r: None if r.url.startswith(local) else elsewhere.append(r.url))
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert elsewhere == []
+    assert errors == []

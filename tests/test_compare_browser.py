@@ -5,27 +5,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import BROWSER_MARKS
 from sqlite_utils import Database
 
-from renderer.serve import serve_in_thread
 from rules_history.cli import main
 from vocabulary.numbers import is_under, tokens
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 OLD, NEW = "2008-02-01", "2024-06-07"
 COMPARE_TIMEOUT_MS = 60_000  # the whole archive's worst pair takes about a second
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
-]
+pytestmark = BROWSER_MARKS
 
 CHANGES_JS = """() => Array.from(document.querySelectorAll('#compare-out article.change'))
   .map(a => ({kind: a.dataset.kind, old: a.dataset.old, new: a.dataset.new,
@@ -35,27 +29,6 @@ CHANGES_JS = """() => Array.from(document.querySelectorAll('#compare-out article
 SUMMARY_JS = """() => Object.fromEntries(
   Array.from(document.querySelectorAll('#compare-summary li'))
     .map(li => [li.dataset.kind, +li.dataset.count]))"""
-
-
-@pytest.fixture(scope="module")
-def base_url(small_site: Path) -> Iterator[str]:
-    server, base = serve_in_thread(small_site)
-    yield base
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture()
-def page(base_url: str) -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        tab = browser.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        yield tab
-        browser.close()
-        assert errors == []
 
 
 def cli_diff(db: Database, *extra: str, old: str = OLD, new: str = NEW) -> dict[str, Any]:

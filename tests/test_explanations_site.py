@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from conftest import make_captures_dir, run_stages
 
 from archive.ingest import ingest_captures
@@ -35,8 +36,9 @@ def pair_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_diff_page_names_both_releases_and_shows_explanations(pair_site: Path) -> None:
     page = (pair_site / "diff" / PAIR[0] / PAIR[1] / "index.html").read_text()
-    assert "June 9, 2021 (Modern Horizons 2)" in page
-    assert "July 12, 2021 (Dungeons &amp; Dragons: Adventures in the Forgotten Realms)" in page
+    heading = BeautifulSoup(page, "html.parser").h1.get_text()  # dates are <time> elements
+    assert "June 9, 2021 (Modern Horizons 2)" in heading
+    assert "July 12, 2021 (Dungeons & Dragons: Adventures in the Forgotten Realms)" in heading
     assert page.count('class="explanation"') > 10
     assert "Official explanation</b> of 107.16" in page  # d20 rolls, new with AFR
 

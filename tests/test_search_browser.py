@@ -7,50 +7,16 @@ from __future__ import annotations
 
 import csv
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_site_browser import ARGS, CHROMIUM
-
-from renderer.serve import serve_in_thread
+from conftest import BROWSER_MARKS
 
 QUERIES = Path(__file__).parent / "data" / "search_queries.csv"
 TOP = 5  # results an `also_in_top5` entry must be among
 WAIT_MS = 20000  # a search on a loaded machine: the index is fetched on the first one
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
-]
-
-
-@pytest.fixture(scope="module")
-def base_url(small_site: Path) -> Iterator[str]:
-    server, base = serve_in_thread(small_site)
-    yield base
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture()
-def page(browser) -> Iterator:
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    context.close()
-    assert errors == []
+pytestmark = BROWSER_MARKS
 
 
 def _matches(expected: str, key: str) -> bool:

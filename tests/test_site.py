@@ -8,6 +8,7 @@ import shutil
 import urllib.error
 import urllib.request
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from sqlite_utils import Database
@@ -37,6 +38,18 @@ def test_no_page_names_another_host_for_a_resource(small_site: Path) -> None:
     for asset in (small_site / "static").iterdir():
         text = asset.read_text(encoding="utf-8")
         assert "fonts.googleapis" not in text and "cdn." not in text
+
+
+def test_every_page_has_the_site_icon(small_site: Path) -> None:
+    """An SVG favicon, linked from the layout and shipped with the site's static files."""
+    for path in ["index.html", "releases/index.html", "rule/504.2/index.html", "404.html"]:
+        found = re.search(
+            r'<link rel="icon" href="(/static/favicon\.[0-9a-f]{8}\.svg)"', read(small_site, path)
+        )
+        assert found, path
+    icon = ElementTree.parse(small_site / found.group(1).lstrip("/")).getroot()
+    assert icon.tag == "{http://www.w3.org/2000/svg}svg"
+    assert icon.find("{http://www.w3.org/2000/svg}title").text == "CR history"
 
 
 def test_home_tells_the_face_down_story(small_site: Path) -> None:
@@ -132,6 +145,15 @@ def test_scenarios_beside_the_clauses_they_cite(small_site: Path) -> None:
     assert "Executable examples that cite this clause" in run
     assert f'href="/examples/#{ids[0]}"' in run
     assert check_site(small_site).ok
+
+
+def test_the_examples_page_names_its_sources_for_readers(small_site: Path) -> None:
+    """Each scenario's source reads as a reader would cite it, not as the project's seed file."""
+    html = read(small_site, "examples/index.html")
+    sources = re.findall(r'<p class="meta">Source: ([^<]*)</p>', html)
+    assert len(sources) > 20
+    assert not [s for s in sources if "seed" in s.lower()]
+    assert any("Onslaught morph FAQ (Wizards, 2002)" in s for s in sources)
 
 
 def test_citation_formats() -> None:

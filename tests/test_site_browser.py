@@ -1,61 +1,16 @@
 """The built site in a real browser: Debian's Chromium driven by Playwright, against a real
-server on 127.0.0.1. Opt-in by marker; skipped only when /usr/bin/chromium is missing."""
+server on 127.0.0.1 (the fixtures in tests/conftest.py). Skipped only when /usr/bin/chromium
+is missing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
+from conftest import BROWSER_MARKS
 
-from renderer.serve import serve_in_thread
-
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
-]
-
-
-@pytest.fixture(scope="module")
-def base_url(small_site: Path) -> Iterator[str]:
-    server, base = serve_in_thread(small_site)
-    yield base
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture()
-def page(base_url: str) -> Iterator:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        context = browser.new_context(viewport={"width": 1100, "height": 900})
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
-        tab = context.new_page()
-        tab.elsewhere = []  # type: ignore[attr-defined]
-        tab.on(
-            "request",
-            lambda r: (
-                None
-                if r.url.startswith((base_url, "data:", "blob:"))
-                else tab.elsewhere.append(r.url)
-            ),  # type: ignore[attr-defined]
-        )
-        yield tab
-        assert tab.elsewhere == []  # type: ignore[attr-defined]
-        browser.close()
+pytestmark = BROWSER_MARKS
 
 
 def test_follow_the_face_down_rule_and_copy_its_citation(page, base_url: str) -> None:

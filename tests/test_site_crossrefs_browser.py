@@ -3,36 +3,9 @@ names in the same release; so does an entry of the table of contents."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from conftest import BROWSER_MARKS
 
-import pytest
-from test_site_browser import ARGS, CHROMIUM
-
-from renderer.serve import serve_in_thread
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
-]
-
-
-@pytest.fixture(scope="module")
-def base_url(small_site: Path) -> Iterator[str]:
-    server, base = serve_in_thread(small_site)
-    yield base
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture()
-def page(base_url: str) -> Iterator:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        tab = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-        yield tab
-        browser.close()
+pytestmark = BROWSER_MARKS
 
 
 def in_view(page, anchor: str) -> bool:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from static_host import static_host
-from test_site_browser import ARGS, CHROMIUM
 
 from renderer.environment import long_date
 from renderer.serve import serve_in_thread
@@ -73,6 +72,23 @@ def test_serve_says_what_an_unused_number_became(served: str) -> None:
     assert status == 200 and "as of January 1, 2012" in became
 
 
+def test_every_day_has_one_answer_on_every_number_page(small_site: Path) -> None:
+    """The segments of each number page follow each other from before the archive to today,
+    with no day twice and none left out."""
+    pages = sorted((small_site / "rule").glob("*/index.html"))
+    assert len(pages) > 1000
+    for path in pages:
+        spans = re.findall(
+            r'<template class="asof-segment" data-start="([\d-]+)" data-until="([\d-]*)">',
+            path.read_text(encoding="utf-8"),
+        )
+        starts = [start for start, _ in spans]
+        untils = [until for _, until in spans]
+        assert starts[0] == "0001-01-01" and untils[-1] == "", path
+        assert untils[:-1] == starts[1:], path
+        assert starts == sorted(starts), path
+
+
 def test_serve_refuses_what_is_not_a_day_or_a_number(served: str) -> None:
     assert fetch(served + "/rule/504.2/2008-02-30/")[0] == 404
     assert fetch(served + "/rule/999.999z/2008-03-17/")[0] == 404
@@ -100,17 +116,6 @@ def test_static_host_rewrite_answers_200(small_site: Path) -> None:
     with static_host(small_site, rewrites=False) as host:
         base = host.url
         assert fetch(base + ASKED)[0] == 404
-
-
-@pytest.fixture()
-def browser() -> Iterator:
-    if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium at /usr/bin")
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def shows_the_day(page) -> None:
