@@ -56,7 +56,17 @@ def _load_memo(state: Path) -> dict[str, Any]:
     if not isinstance(memo, dict) or memo.get("code") != memo_code():
         return {}
     kinds = memo.get("kinds")
-    return kinds if isinstance(kinds, dict) else {}
+    if not isinstance(kinds, dict):
+        return {}
+    # an entry of another shape (an edited file) is named again rather than trusted
+    return {
+        key: entry
+        for key, entry in kinds.items()
+        if isinstance(entry, list)
+        and len(entry) == 2
+        and isinstance(entry[0], str)
+        and isinstance(entry[1], dict)
+    }
 
 
 def _save_memo(state: Path, kinds: dict[str, Any]) -> None:

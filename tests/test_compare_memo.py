@@ -47,6 +47,8 @@ def test_a_new_release_names_the_kinds_of_the_lineages_it_changed_only(
 def test_a_memo_written_by_other_code_is_not_read(tmp_path: Path) -> None:
     pages_compare._save_memo(tmp_path, {"some lineage": ["a", {}]})
     assert pages_compare._load_memo(tmp_path) == {"some lineage": ["a", {}]}
+    pages_compare._save_memo(tmp_path, {"kept": ["a", {}], "edited": "a"})
+    assert pages_compare._load_memo(tmp_path) == {"kept": ["a", {}]}
     memo = tmp_path / pages_compare.MEMO
     memo.write_text(memo.read_text().replace(pages_compare.memo_code(), "other"))
     assert pages_compare._load_memo(tmp_path) == {}
