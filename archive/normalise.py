@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _CHARACTERS = str.maketrans(
     {
@@ -147,6 +148,12 @@ def _matches_lost(pattern_text: str, text: str) -> bool:
     return re.fullmatch(pattern, text) is not None
 
 
+# Texts remembered by `fold_markup`: comparing every pair of a clause's wordings folds each of
+# them many times over, and a clause has at most a few dozen.
+FOLDED_REMEMBERED = 4096
+
+
+@lru_cache(maxsize=FOLDED_REMEMBERED)
 def fold_markup(normalised: str) -> str:
     """The normalised text without markup: `_italics_`, URL brackets, font-letter mana runs
     (what `formatting_key` folds besides characters and spaces).

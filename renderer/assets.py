@@ -14,7 +14,7 @@ from pathlib import Path
 from renderer.errors import SiteBuildError
 from renderer.site_files import site_folder
 from renderer.vocabulary_js import NAME as VOCABULARY_JS
-from renderer.vocabulary_js import vocabulary_js
+from renderer.vocabulary_js import cached_vocabulary_js, vocabulary_js
 
 DMP_FILE = Path("vendor") / "diff-match-patch.js"  # site/vendor/, from the npm package
 
@@ -37,14 +37,15 @@ def bundled_dmp(source: Path | None = None) -> bytes:
     )
 
 
-def asset_sources(static_dir: Path | None = None) -> dict[str, bytes]:
-    """Logical name -> bytes of every asset the site ships."""
+def asset_sources(static_dir: Path | None = None, cache: Path | None = None) -> dict[str, bytes]:
+    """Logical name -> bytes of every asset the site ships (the generated ones kept in
+    `cache` when given)."""
     static_dir = static_dir or site_folder() / "static"
     sources = {
         path.name: path.read_bytes() for path in sorted(static_dir.iterdir()) if path.is_file()
     }
     sources["diff_match_patch.js"] = bundled_dmp()
-    sources[VOCABULARY_JS] = vocabulary_js()
+    sources[VOCABULARY_JS] = cached_vocabulary_js(cache) if cache else vocabulary_js()
     return sources
 
 

@@ -79,7 +79,7 @@ def build_site(
         report.notes.append(
             f"{out}: the last build into it did not finish; every page is rendered again"
         )
-    urls = write_assets(out, asset_sources())
+    urls = write_assets(out, asset_sources(cache=state / "cache"))
     diffs = DiffCache(state / "cache")
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
     install(site)

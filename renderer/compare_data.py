@@ -24,7 +24,6 @@ Everything is read from the store.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -32,8 +31,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from lineage.align import REFERENCE_NUMBER, Clause, kind_of_change
-from lineage.compare import load_members
+from lineage.align import GROUP, REFERENCE_NUMBER, Clause, kind_of_change
 from vocabulary.kinds import CHANGE_KINDS, MERGED, SPLIT
 
 FOLDER = "compare"
@@ -42,8 +40,7 @@ CHUNK_CHARS = 120_000  # texts per chunk file: a few dozen requests for the whol
 FORMAT = 2  # bump when the files' layout changes (compare.js reads it)
 KIND_CODES = "".join(chr(ord("a") + i) for i in range(len(CHANGE_KINDS)))
 NEVER, DEPENDS = ".", "?"
-# Fields of a clause that say where it stands, not what it is: not part of its state.
-PLACE = {"part_id", "position"}
+SQL_BATCH = 500  # hashes per query: below SQLite's limit on parameters
 
 
 class _NothingFollows(dict[Any, Any]):
@@ -58,6 +55,7 @@ class CompareData:
     """The published files: path (under the site) -> bytes."""
 
     files: dict[str, bytes] = field(default_factory=dict)
+    kinds: dict[str, Any] = field(default_factory=dict)  # the memo entries used (see below)
 
     @property
     def size(self) -> int:
@@ -73,23 +71,26 @@ def versioned(path: str, data: bytes) -> str:
     return f"/{path}?v={hashlib.sha256(data).hexdigest()[:10]}"
 
 
-def _state_key(clause: Clause, text: str) -> tuple[Any, ...]:
-    values = tuple(
-        getattr(clause, f.name) for f in dataclasses.fields(clause) if f.name not in PLACE
-    )
-    return (*values, text)
-
-
 @dataclass
 class _Lineage:
     keys: dict[tuple[Any, ...], int] = field(default_factory=dict)
     states: list[list[Any]] = field(default_factory=list)
     clauses: list[Clause] = field(default_factory=list)
+    digests: list[str] = field(default_factory=list)  # of each state's key
     first: list[int] = field(default_factory=list)  # release index each state first appears
     last: list[int] = field(default_factory=list)  # and last
 
+    def memo_key(self) -> str:
+        """What the kinds of its pairs depend on: its states and which come before which."""
+        order = "".join("1" if first <= last else "0" for first in self.first for last in self.last)
+        return hashlib.sha1(f"{','.join(self.digests)}|{order}".encode()).hexdigest()[:20]
 
-def _kinds(lineage: _Lineage) -> tuple[str, dict[int, list[Any]]]:
+
+_NO_LINEAGE = _Lineage()  # what a lineage not met yet looks like: no states
+Kinds = tuple[str, dict[int, list[Any]]]
+
+
+def _kinds(lineage: _Lineage) -> Kinds:
     """The kind of each pair of states (row: older, column: newer) and those that depend on
     the references."""
     count = len(lineage.clauses)
@@ -100,7 +101,8 @@ def _kinds(lineage: _Lineage) -> tuple[str, dict[int, list[Any]]]:
             if lineage.first[i] > lineage.last[j]:
                 continue  # state i never comes before state j
             follows = kind_of_change(old, new, {})
-            if follows == kind_of_change(old, new, _NothingFollows()):
+            otherwise = kind_of_change(old, new, _NothingFollows())
+            if follows == otherwise:
                 codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(follows)]
                 continue
             pairs = zip(
@@ -108,7 +110,6 @@ def _kinds(lineage: _Lineage) -> tuple[str, dict[int, list[Any]]]:
                 REFERENCE_NUMBER.findall(new.normalised),
                 strict=False,
             )
-            otherwise = kind_of_change(old, new, _NothingFollows())
             codes[i * count + j] = DEPENDS
             depends[i * count + j] = [
                 KIND_CODES[CHANGE_KINDS.index(follows)],
@@ -130,26 +131,112 @@ def _events(db: Database) -> list[list[Any]]:
     ]
 
 
-def compare_data(db: Database, dates: list[str]) -> CompareData:
-    """Every file the in-browser compare reads, built from the store's lineages."""
+# A member of a release: lineage, part id, kind, number, parent, title, version, position.
+_Row = tuple[int, int, str, str | None, str | None, str | None, str, int]
+
+
+def _release_members(db: Database, release: str) -> list[_Row]:
+    """The release's clauses that belong to a lineage, in document order: ids and hashes
+    only (a text is read once, when its state is first met)."""
+    rows = db.execute(
+        """SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
+                  p.position
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           WHERE m.release = ?""",
+        [release],
+    ).fetchall()
+    return sorted(rows, key=lambda row: row[7])
+
+
+def _release_examples(db: Database, release: str) -> dict[str | None, tuple[str, ...]]:
+    """The version hashes of each rule's examples in `release` (by the rule's number)."""
+    found: dict[str | None, list[str]] = {}
+    for parent, version in db.execute(
+        """SELECT p.parent, p.version_hash
+           FROM releases r JOIN parts p ON p.capture_id = r.capture_id
+           WHERE r.date = ? AND p.kind = 'example' ORDER BY p.position""",
+        [release],
+    ):
+        found.setdefault(parent, []).append(version)
+    return {parent: tuple(versions) for parent, versions in found.items()}
+
+
+def _versions(db: Database, hashes: set[str]) -> dict[str, tuple[str, str]]:
+    """Version hash -> (normalised, text)."""
+    found: dict[str, tuple[str, str]] = {}
+    wanted = sorted(hashes)
+    for start in range(0, len(wanted), SQL_BATCH):
+        batch = wanted[start : start + SQL_BATCH]
+        marks = ",".join("?" * len(batch))
+        for version, normalised, text in db.execute(
+            f"SELECT hash, normalised, text FROM clause_versions WHERE hash IN ({marks})", batch
+        ):
+            found[version] = (normalised, text)
+    return found
+
+
+def _state(
+    row: _Row, examples: tuple[str, ...], versions: dict[str, tuple[str, str]]
+) -> tuple[Clause, str]:
+    """A member's clause and its text, its examples part of its wording (as
+    `lineage.compare.load_members` reads them)."""
+    _lineage, part, kind, number, parent, title, version, position = row
+    normalised, text = versions[version]
+    clause = Clause(part, kind, number, parent, title, version, normalised, position)
+    if examples:
+        clause.examples = "\n".join(versions[example][0] for example in examples)
+        text = "\n".join([text, *(versions[example][1] for example in examples)])
+    return clause, text
+
+
+def compare_data(
+    db: Database, dates: list[str], memo: dict[str, Kinds] | None = None
+) -> CompareData:
+    """Every file the in-browser compare reads, built from the store's lineages.
+
+    `memo` (memo key of a lineage -> the kinds of its pairs, as an earlier call left them in
+    `CompareData.kinds`) saves naming the kinds again for lineages met before: naming them is
+    most of the work, and a new release adds states to a few hundred lineages only."""
+    memo = memo or {}
     data = CompareData()
     texts: dict[str, int] = {}
     lineages: dict[int, _Lineage] = {}
     releases: dict[str, str] = {}
     for number, date in enumerate(dates):
-        members = load_members(db, date)
+        members = _release_members(db, date)
+        examples = _release_examples(db, date)
+        # A state is what the clause is, not where it stands (its part id and position are
+        # left out); the version hashes stand for the texts, which are read only for new ones.
+        keyed = [
+            (
+                row,
+                owned := examples.get(row[3], ()) if GROUP[row[2]] == "rule" else (),
+                (*row[2:7], owned),
+            )
+            for row in members
+        ]
+        new_versions = {
+            version
+            for row, owned, key in keyed
+            if key not in lineages.get(row[0], _NO_LINEAGE).keys
+            for version in (row[6], *owned)
+        }
+        versions = _versions(db, new_versions) if new_versions else {}
         rows = []
-        for lineage_id, member in sorted(members.items(), key=lambda m: m[1].clause.position):
-            clause = member.clause
-            lineage = lineages.setdefault(lineage_id, _Lineage())
-            key = _state_key(clause, member.text)
+        for row, owned, key in keyed:
+            lineage_id = row[0]
+            lineage = lineages.get(lineage_id)
+            if lineage is None:
+                lineage = lineages[lineage_id] = _Lineage()
             state = lineage.keys.get(key)
             if state is None:
+                clause, wording = _state(row, owned, versions)
                 state = lineage.keys[key] = len(lineage.states)
-                text = texts.setdefault(member.text, len(texts))
+                text = texts.setdefault(wording, len(texts))
                 glossary = [1] if clause.kind == "glossary" else []
                 lineage.states.append([text, clause.label, *glossary])
                 lineage.clauses.append(clause)
+                lineage.digests.append(hashlib.sha1(repr(key).encode()).hexdigest()[:16])
                 lineage.first.append(number)
                 lineage.last.append(number)
             lineage.last[state] = number
@@ -159,7 +246,12 @@ def compare_data(db: Database, dates: list[str]) -> CompareData:
         releases[date] = versioned(path, body)
     table = {}
     for lineage_id, lineage in sorted(lineages.items()):
-        kinds, depends = _kinds(lineage)
+        memo_key = lineage.memo_key()
+        found = memo.get(memo_key)
+        if found is None:
+            found = _kinds(lineage)
+        data.kinds[memo_key] = found
+        kinds, depends = found
         table[lineage_id] = [lineage.states, kinds, depends] if depends else [lineage.states, kinds]
     lineages_path = f"{FOLDER}/lineages.json"
     data.files[lineages_path] = lineages_body = _dump(table)

@@ -47,7 +47,7 @@ def explained(site: Site, part_id: int | None, release: str) -> list[dict[str, A
 
 def explained_lineage(site: Site, lineage: int) -> dict[str, list[dict[str, Any]]]:
     """release -> the explanations of this lineage's change in that release."""
-    return {day: items for (lid, day), items in _table(site).items() if lid == lineage}
+    return dict(site.model.explained_by_lineage.get(lineage, {}))
 
 
 def unmatched(site: Site, release: str) -> list[dict[str, Any]]:

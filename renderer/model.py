@@ -71,6 +71,15 @@ class SiteModel:
     def dates(self) -> list[str]:
         return [row["date"] for row in self.releases]
 
+    @cached_property
+    def explained_by_lineage(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
+        """lineage -> release -> the explanations of its change there (`explained` by lineage,
+        indexed once rather than searched once per clause history)."""
+        found: dict[int, dict[str, list[dict[str, Any]]]] = {}
+        for (lineage, day), items in self.explained.items():
+            found.setdefault(lineage, {})[day] = items
+        return found
+
     def history_title(self, lineage: int) -> str:
         return history_title(self.lineages[lineage])
 

@@ -1,7 +1,9 @@
 """The compare page and the data it compares with (renderer.compare_data).
 
-The data is computed again only when the lineages changed (a few seconds over the whole
-archive): its key, the files it wrote and their hashes are kept in the build's state folder.
+The data is computed again only when the lineages changed: its key, the files it wrote and
+their hashes are kept in the build's state folder. Naming the kind of every pair of a
+lineage's states is most of that work; the names are kept there too (`MEMO`, per lineage, by
+the lineage's states), so after a new release only the lineages it changed are named again.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive import normalise
 from lineage import align, compare
 from lineage.compare import compared_with
 from renderer import compare_data as compare_module
@@ -20,6 +23,7 @@ from renderer.compare_data import FORMAT, INDEX, compare_data, versioned
 from renderer.context import Site
 
 RECORD = "compare-data.json"  # in the state folder: what the last build published
+MEMO = "cache/compare-kinds.json"  # in the state folder: the kinds named last time
 
 
 def data_key(db: Database, dates: list[str]) -> str:
@@ -34,6 +38,44 @@ def data_key(db: Database, dates: list[str]) -> str:
     for module in (compare_module, align, compare):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:20]
+
+
+def memo_code() -> str:
+    """The code that names the kinds: a memo written by other code is not read."""
+    digest = hashlib.sha256(str(FORMAT).encode())
+    for module in (compare_module, align, normalise):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def _load_memo(state: Path) -> dict[str, Any]:
+    try:
+        memo = json.loads((state / MEMO).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(memo, dict) or memo.get("code") != memo_code():
+        return {}
+    kinds = memo.get("kinds")
+    if not isinstance(kinds, dict):
+        return {}
+    # an entry of another shape (an edited file) is named again rather than trusted
+    return {
+        key: entry
+        for key, entry in kinds.items()
+        if isinstance(entry, list)
+        and len(entry) == 2
+        and isinstance(entry[0], str)
+        and isinstance(entry[1], dict)
+    }
+
+
+def _save_memo(state: Path, kinds: dict[str, Any]) -> None:
+    """Atomic: a build killed while writing leaves the last memo, or none."""
+    target = state / MEMO
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    partial.write_text(json.dumps({"code": memo_code(), "kinds": kinds}))
+    partial.replace(target)
 
 
 def _recorded(site: Site, key: str) -> dict[str, Any] | None:
@@ -59,7 +101,8 @@ def build_compare(site: Site) -> None:
         for path, digest in record["files"].items():
             site.writer.keep(path, digest)
     else:
-        data = compare_data(site.db, site.dates)
+        data = compare_data(site.db, site.dates, _load_memo(site.writer.state))
+        _save_memo(site.writer.state, data.kinds)
         for path, body in data.files.items():
             site.writer.file(path, body)
         record = {

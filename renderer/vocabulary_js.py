@@ -10,11 +10,17 @@ for the character classes diff-match-patch's semantic clean-up scores (`str.isal
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import sys
+import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
+from pathlib import Path
 
+import vocabulary.kinds
+import vocabulary.numbers
 from vocabulary.kinds import CHANGE_KINDS, QUIET_KINDS
 from vocabulary.numbers import PLAIN_WORD, RULE_NUMBER, SENTENCE_BREAK, WORD_TOKEN
 
@@ -139,3 +145,22 @@ def vocabulary_js() -> bytes:
         "",
     ]
     return "\n".join(lines).encode("utf-8")
+
+
+def cached_vocabulary_js(folder: Path) -> bytes:
+    """`vocabulary_js()`, kept in `folder` (the build's cache) under a key of what it is made
+    from: scanning every code point takes a second or two, on every build otherwise."""
+    digest = hashlib.sha256(f"{sys.version}|{unicodedata.unidata_version}".encode())
+    for module in (sys.modules[__name__], vocabulary.kinds, vocabulary.numbers):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    kept = folder / f"vocabulary-{digest.hexdigest()[:16]}.js"
+    if kept.is_file():
+        return kept.read_bytes()
+    data = vocabulary_js()
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("vocabulary-*.js"):
+        old.unlink()
+    partial = kept.with_suffix(".partial")
+    partial.write_bytes(data)
+    partial.replace(kept)
+    return data

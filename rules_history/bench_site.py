@@ -104,7 +104,6 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         began = time.perf_counter()
         step = measured_build(step_db, root / "site-step")
         rebuild = time.perf_counter() - began
-        total = time.perf_counter() - start
     return {
         "cores": os.cpu_count(),
         "pipeline_full_seconds": round(pipeline_seconds, 2),
@@ -116,7 +115,8 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         "rebuild_after_one_release": newest,
         "rebuild_pipeline_seconds": round(new_release, 2),
         "rebuild_build_seconds": round(rebuild, 2),
-        "rebuild_with_ingest_and_lineage_seconds": round(total, 2),
+        # the target's figure: the new release's pipeline (ingest, lineage...) and the build
+        "rebuild_with_ingest_and_lineage_seconds": round(new_release + rebuild, 2),
         "rebuild_target_seconds": REBUILD_TARGET_SECONDS,
         "rebuild_pages_rendered": step["pages_rendered"],
         "rebuild_pages_unchanged": step["pages_skipped"],

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from renderer.pages_compare import RECORD
+from renderer.pages_compare import MEMO, RECORD
 from renderer.state import MANIFEST, site_state
 
 TERMINAL_SIZE = struct.pack("HHHH", 40, 120, 0, 0)  # rows, columns: tqdm draws nothing in 0
@@ -128,6 +128,8 @@ def test_a_rebuild_stays_incremental_and_moves_old_state_out(
     third = build_piped(store, out, small_captures)
     assert " 1 pages rendered" in third.stdout
     assert page.read_bytes() == whole and index.read_bytes() == published
+    # computed again from the kinds the first build named
+    assert (site_state(out, store.parent / "site-state") / MEMO).is_file()
     assert not (out / ".build-manifest.json").exists() and not (out / ".cache").exists()
 
 

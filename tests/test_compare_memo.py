@@ -1,0 +1,54 @@
+"""The in-browser compare's data, computed again after a new release, reuses the kinds it
+named last time (renderer.compare_data's memo) and publishes the same bytes as without it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlite_utils import Database
+
+from renderer import compare_data as compare_module
+from renderer import pages_compare
+from renderer.compare_data import compare_data
+
+
+def _dates(db: Database) -> list[str]:
+    return [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+
+
+def test_the_memo_gives_the_same_files_and_names_no_kind_again(
+    small_lineage: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dates = _dates(small_lineage)
+    fresh = compare_data(small_lineage, dates)
+    assert fresh.kinds  # one entry per lineage
+
+    def refuse(*_args: Any) -> str:
+        raise AssertionError("a kind named again although the memo had it")
+
+    monkeypatch.setattr(compare_module, "kind_of_change", refuse)
+    again = compare_data(small_lineage, dates, dict(fresh.kinds))
+    assert again.files == fresh.files
+
+
+def test_a_new_release_names_the_kinds_of_the_lineages_it_changed_only(
+    small_lineage: Database,
+) -> None:
+    dates = _dates(small_lineage)
+    before = compare_data(small_lineage, dates[:-1])
+    after = compare_data(small_lineage, dates, dict(before.kinds))
+    reused = after.kinds.keys() & before.kinds.keys()
+    assert reused and len(reused) < len(after.kinds)  # most kept, some lineages changed
+    assert after.files == compare_data(small_lineage, dates).files
+
+
+def test_a_memo_written_by_other_code_is_not_read(tmp_path: Path) -> None:
+    pages_compare._save_memo(tmp_path, {"some lineage": ["a", {}]})
+    assert pages_compare._load_memo(tmp_path) == {"some lineage": ["a", {}]}
+    pages_compare._save_memo(tmp_path, {"kept": ["a", {}], "edited": "a"})
+    assert pages_compare._load_memo(tmp_path) == {"kept": ["a", {}]}
+    memo = tmp_path / pages_compare.MEMO
+    memo.write_text(memo.read_text().replace(pages_compare.memo_code(), "other"))
+    assert pages_compare._load_memo(tmp_path) == {}
