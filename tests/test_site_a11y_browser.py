@@ -157,7 +157,8 @@ MONTHS = "January|February|March|April|May|June|July|August|September|October|No
 DATE_PATTERN = rf"(?<![\w/])\d{{4}}-\d{{2}}-\d{{2}}(?![\w/])|({MONTHS}) \d{{1,2}}, \d{{4}}"
 LOOSE_DATES_JS = r"""pattern => {
   const date = new RegExp(pattern);
-  const quoted = "time, .fulltext, blockquote, .diff, pre, code, option, script, noscript";
+  // SVG text is placed at coordinates and never wraps; quoted texts keep their own dates.
+  const quoted = "time, svg, .fulltext, blockquote, .diff, pre, code, option, script, noscript";
   const loose = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {
