@@ -151,13 +151,14 @@ def test_every_big_page_fits_a_phone(
 
 
 # A date in the page's own words (not in a quoted rules text, a citation or a form control)
-# is a <time> that keeps to one line.
+# is a <time> that keeps to one line. A picture's labels are SVG text, which never wraps (and
+# where <time> has no place).
 MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 # ISO (not as part of a URL or a file name) and long
 DATE_PATTERN = rf"(?<![\w/])\d{{4}}-\d{{2}}-\d{{2}}(?![\w/])|({MONTHS}) \d{{1,2}}, \d{{4}}"
 LOOSE_DATES_JS = r"""pattern => {
   const date = new RegExp(pattern);
-  const quoted = "time, .fulltext, blockquote, .diff, pre, code, option, script, noscript";
+  const quoted = "time, .fulltext, blockquote, .diff, pre, code, option, script, noscript, svg";
   const loose = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {
