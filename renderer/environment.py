@@ -16,6 +16,7 @@ from renderer.site_files import site_folder
 from renderer.source_links import source_links
 
 RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
+ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
 def long_date(iso: str | None) -> str:
@@ -42,6 +43,20 @@ def date_html(iso: str | None, text: str | None = None) -> Markup:
     if not iso:
         return Markup("")
     return Markup('<time datetime="{}">{}</time>').format(iso, iso if text is None else text)
+
+
+def dates_html(text: str) -> Markup:
+    """Plain text, escaped, with each ISO day in it made a <time> (see `date_html`).
+
+    >>> dates_html("the capture nearest 2008-02-01 <x>")
+    Markup('the capture nearest <time datetime="2008-02-01">2008-02-01</time> &lt;x&gt;')
+    """
+    parts, end = [], 0
+    for found in ISO_DAY.finditer(text):
+        parts += [Markup.escape(text[end : found.start()]), date_html(found.group())]
+        end = found.end()
+    parts.append(Markup.escape(text[end:]))
+    return Markup("").join(parts)
 
 
 def long_date_html(iso: str | None) -> Markup:
@@ -86,6 +101,7 @@ def make_environment(asset_urls: dict[str, str], templates: Path | None = None) 
     # in element content: the date as a <time> that never wraps
     env.filters["date_html"] = date_html
     env.filters["long_date_html"] = long_date_html
+    env.filters["dates_html"] = dates_html
     env.filters["diff_html"] = diff_html
     env.filters["emphasis"] = emphasis  # the texts' `_italic_` markup, after escaping
     env.filters["external_url"] = external_url  # every href to another site goes through it
