@@ -1,18 +1,16 @@
 """The pictures and the folded formatting changes in Debian's Chromium (Playwright), on a
-phone's width and a desktop's, against a real server on 127.0.0.1."""
+phone's width and a desktop's, against a real server on 127.0.0.1 (the session's browser
+and server, from conftest: one sync Playwright per process)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from renderer.pictures.svg import FONT_SIZE
-from renderer.serve import serve_in_thread
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 PHONE, DESKTOP = 390, 1280  # the widths every page type must fit without scrolling sideways
 PAGES = (
     "/releases/",
@@ -24,23 +22,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
 ]
-
-
-@pytest.fixture(scope="module")
-def base_url(small_site: Path) -> Iterator[str]:
-    server, base = serve_in_thread(small_site)
-    yield base
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def history_url(site: Path) -> str:
