@@ -150,15 +150,18 @@ def test_every_big_page_fits_a_phone(
     assert wide == {}, f"wider than a {PHONE} px phone: {wide}"
 
 
-# A date in the page's own words (not in a quoted rules text, a citation or a form control)
+# A date in the page's own words (not in a quoted rules text, a citation, a form control or a
+# link naming another site's page)
 # is a <time> that keeps to one line.
 MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 # ISO (not as part of a URL or a file name) and long
 DATE_PATTERN = rf"(?<![\w/])\d{{4}}-\d{{2}}-\d{{2}}(?![\w/])|({MONTHS}) \d{{1,2}}, \d{{4}}"
 LOOSE_DATES_JS = r"""pattern => {
   const date = new RegExp(pattern);
-  // SVG text is placed at coordinates and never wraps; quoted texts keep their own dates.
-  const quoted = "time, svg, .fulltext, blockquote, .diff, pre, code, option, script, noscript";
+  // Quoted texts, citations, controls, links that name another site, and SVG text (placed
+  // at coordinates, it never wraps) keep their own dates.
+  const quoted = "time, svg, .fulltext, blockquote, .diff, pre, code, option, script, noscript, " +
+    "a[rel~=external]";
   const loose = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {

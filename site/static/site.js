@@ -2,7 +2,9 @@
 (function () {
   "use strict";
   document.querySelectorAll(".cite pre").forEach(function (pre) {
-    var path = pre.closest(".cite").querySelector("a").getAttribute("href");
+    var link = pre.closest(".cite").querySelector("a");
+    if (!link) return; // a citation whose permalink the page fills in later (the as-of view)
+    var path = link.getAttribute("href");
     if (pre.textContent.indexOf(location.origin + path) < 0 && location.protocol !== "file:") {
       pre.textContent = pre.textContent.split(" " + path).join(" " + location.origin + path)
         .split("=" + path).join("=" + location.origin + path)
