@@ -22,6 +22,7 @@ from typing import Any
 
 from archive.store import open_reader, open_store
 from renderer.build import build_site
+from rules_history.bench_browser import bench_release_page_load
 from rules_history.pipeline import update_store
 
 # Targets (issue 9), printed beside the figures.
@@ -95,6 +96,7 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         full = measured_build(full_db, root / "site-full")
         full_seconds = time.perf_counter() - start
         pages, files, size = site_size(root / "site-full")
+        page_load = bench_release_page_load(root / "site-full")
 
         older, newest = _captures_without_newest(captures_dir, root / "older")
         step_db = root / "step.db"
@@ -125,4 +127,5 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         "pages": pages,
         "files": files,
         "megabytes": round(size / 1e6, 1),
+        **page_load,
     }
