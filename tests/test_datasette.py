@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -25,4 +26,7 @@ def test_store_browses_in_datasette(small_store):
         found = await fetch(f"/{name}/clause_versions.json?_search=morph&_shape=array")
         assert any("Morph" in row["text"] for row in found)
 
-    asyncio.run(scenario())
+    # In a thread of its own: the session's Playwright browser (sync API) keeps an event loop
+    # running in the main thread, where asyncio.run() refuses to start another.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, scenario()).result()
