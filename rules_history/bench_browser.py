@@ -22,6 +22,7 @@ CHROMIUM_ARGS = [
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
+    "--disable-sync",
     "--no-first-run",
 ]
 LOADS = 3  # loads of the page; the median is printed, as one load can meet a busy core

@@ -14,6 +14,7 @@ from sqlite_utils import Database
 from archive.ingest import ingest_captures
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
+from rules_history.bench_browser import CHROMIUM, CHROMIUM_ARGS
 
 # Every release a seed witness quotes, and the one in force when the Gatherer rulings were
 # written; also a crawl long enough to be killed midway.
@@ -138,16 +139,6 @@ def full_site(tmp_path_factory: pytest.TempPathFactory, full_lineage: Database) 
 # The browser tests (marker `browser`): Debian's Chromium driven by Playwright against a real
 # server on 127.0.0.1 serving the small site; one browser for the whole session, a fresh
 # context (cookies, storage, permissions) for each test.
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 BROWSER_MARKS = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),

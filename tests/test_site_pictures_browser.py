@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import BROWSER_MARKS
 
 from renderer.pictures.svg import FONT_SIZE
 
-CHROMIUM = Path("/usr/bin/chromium")
 PHONE, DESKTOP = 390, 1280  # the widths every page type must fit without scrolling sideways
 PAGES = (
     "/releases/",
@@ -18,10 +18,7 @@ PAGES = (
     "/diff/2018-10-05/2019-01-25/",
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin"),
-]
+pytestmark = BROWSER_MARKS
 
 
 def history_url(site: Path) -> str:
