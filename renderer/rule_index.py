@@ -60,7 +60,7 @@ def write_rule_index(site: Site, runs: dict[str, list[dict[str, Any]]]) -> None:
                 "numbers": [n for n in sections[section] if n["number"] != section],
             }
         )
-    listed = [
+    listed: list[dict[str, Any]] = [
         {
             "chapter": chapter,
             "url": chapter_url(chapter),
