@@ -72,6 +72,14 @@ ANYWHERE_CANDIDATES = 5  # entries sharing the most rare words, checked word for
 # passage (a short rule, "Instants have no subtypes.", matches many) almost all of moved words.
 ANYWHERE_WORDS = 12
 MOVED_ANYWHERE = 0.85
+# ... or a passage that kept its order: most of its words in sequence in the source (rapidfuzz's
+# partial ratio over words), and most of them among the words the source lost. The order is
+# evidence the words alone are not: a rule that only shares an entry's vocabulary scatters it.
+PASSAGE = 70.0
+PASSAGE_WORDS = 0.6
+# Subrules push a piece away from its source's successor (509.5 after 509.4a-f): the rules of
+# the piece's own parent this far away still count as near it.
+FAMILY = 12
 RARE_WORDS = 3  # a rule that holds a passage has its three longest words
 REPEATED = 0.75  # share of a passage's words a rule had: the glossary only repeated it
 PIECE_WORDS = 4  # a shorter new rule ("Instants have no subtypes.") matches any source
@@ -255,7 +263,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     codes = _WordCodes()
     if len(result.matches) not in (len(old), len(new)):  # something left on both sides
         _pair_the_rest(old, new, result, codes)
-    _find_splits_and_merges(old, new, result)
+    _find_splits_and_merges(old, new, result, codes)
     _classify(old, new, result)
     return result
 
@@ -771,7 +779,9 @@ def _first_sentence(text: str) -> Counter[str]:
     return _words(found[0] if found else text)
 
 
-def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignment) -> None:
+def _find_splits_and_merges(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes | None = None
+) -> None:
     """Unpaired new clauses drawn from an old one; unpaired old ones absorbed by a new one.
 
     A piece must be made of words its source lost (a template clause that looks like a
@@ -790,6 +800,7 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
     pieces = _Side(
         new, old_of, words_new, result.passed_over, result.nearest_new, "piece", PIECE_WORDS, True
     )
+    pieces.codes = codes or _WordCodes()
     sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
         result.splits.setdefault(source, []).append(piece)
@@ -820,6 +831,41 @@ class _Side:
     role: str  # how `moved_words` names a clause attached from this side
     least_words: int = 1  # fewer words than this never attach
     from_glossary: bool = False  # whether a clause may come from a glossary entry far away
+    codes: _WordCodes | None = None  # to compare word order (with `from_glossary`)
+
+
+def _family(i: int, side: _Side) -> set[int]:
+    """The partners of clause `i`'s parent and of its siblings up to `FAMILY` places away."""
+    parent = side.clauses[i].parent
+    if parent is None:
+        return set()
+    found = set()
+    for j in range(max(0, i - FAMILY), min(len(side.clauses), i + FAMILY + 1)):
+        clause = side.clauses[j]
+        if j in side.partner and (clause.parent == parent or clause.number == parent):
+            found.add(side.partner[j])
+    return found
+
+
+def _passage_home(
+    these: _Side, those: _Side, changed: _Difference, i: int, candidates: list[int]
+) -> tuple[int, float] | None:
+    """The candidate that holds clause `i` as a passage (`PASSAGE`), most of its words lost
+    there (`PASSAGE_WORDS`) and most in the whole clause (`CONTAINED`), and that share."""
+    codes = these.codes
+    if codes is None:
+        return None
+    words, piece = these.words[i], codes.encode(these.clauses[i].normalised)
+    best: tuple[int, float] | None = None
+    for j in candidates:
+        share = _contained(words, changed[j])
+        if share < PASSAGE_WORDS or (best is not None and share <= best[1]):
+            continue
+        if _contained(words, those.words[j]) < CONTAINED:
+            continue
+        if fuzz.partial_ratio(piece, codes.encode(those.clauses[j].normalised)) >= PASSAGE:
+            best = (j, share)
+    return best
 
 
 def _attach_unpaired(
@@ -829,10 +875,12 @@ def _attach_unpaired(
 
     For a split, `these` are the new clauses and `changed` holds the words each old clause
     lost; for a merge, `these` are the old clauses and `changed` the words each new clause
-    gained. A clause attaches near it, where most of its words are among those words
+    gained. A clause attaches near it (its neighbours' partners, and those of its parent's
+    rules a little further: `_family`), where most of its words are among those words
     (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); a new rule far from
-    any source may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), unless
-    a rule already held them; failing that, to the clause it lost its best match to, when
+    any source may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), or
+    most of them as a passage in order (`PASSAGE`), unless a rule already held them;
+    failing that, to the clause it lost its best match to, when
     that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`).
     """
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
@@ -842,12 +890,16 @@ def _attach_unpaired(
         clause, words = these.clauses[i], these.words[i]
         if clause.group != "rule" or clause.heading or words.total() < these.least_words:
             continue
-        near = [j for j in _around(i, these.partner, those.clauses, at) if j in changed]
+        around = _around(i, these.partner, those.clauses, at) | _family(i, these)
+        near = [j for j in around if j in changed]
         rules = [j for j in near if those.clauses[j].group == "rule"]
         found = _best_home(these, those, changed, i, rules, MOVED_WORDS)
         if found is None and these.from_glossary and words.total() >= ANYWHERE_WORDS:
             entries = entries or _MovedWordIndex(those, these.clauses, changed)
-            found = _best_home(these, those, changed, i, entries.candidates(words), MOVED_ANYWHERE)
+            candidates = entries.candidates(words)
+            found = _best_home(these, those, changed, i, candidates, MOVED_ANYWHERE)
+            if found is None:
+                found = _passage_home(these, those, changed, i, candidates)
             if found is not None:
                 repeated = repeated or _Rules(those.clauses)
                 if repeated.hold(clause.normalised):

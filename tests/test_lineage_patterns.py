@@ -147,6 +147,32 @@ def test_5_a_glossary_entry_gives_its_rule_text_to_the_rules(rewrite_2009: Align
     assert rewrite_2009.kind("701.8c") == "split"
 
 
+def test_5_a_passage_kept_in_order_is_a_piece_of_its_entry(rewrite_2009: Aligned) -> None:
+    """2009: the entries "Unless" and "Ability Word" became short definitions; their old text,
+    reworded a little, is now 116.12a and 206.2c. Some of the piece's words stayed in the
+    entry's new definition, so fewer of them are among the words it lost, but they are in the
+    entry's order. A rule that only shares an entry's vocabulary ("X" and 602.2a, both about
+    costs) holds no passage of it and is no piece."""
+    result, new = rewrite_2009.result, rewrite_2009.new
+
+    def pieces(entry: str) -> list[str]:
+        return [new[n].label for n in result.splits.get(rewrite_2009.old_index[entry], [])]
+
+    assert pieces("Unless") == ["116.12a"]
+    assert pieces("Ability Word") == ["206.2c"]
+    assert rewrite_2009.successor["Unless"] == "Unless"
+    assert "602.2a" not in pieces("X")
+
+
+def test_5_a_piece_among_its_sources_family_is_found(rewrite_2009: Aligned) -> None:
+    """2009: 309.1 (blockers declared: triggers, then priority) became 509.4 and 509.5; the
+    subrules 509.4a-f stand between the two, too far for the neighbourhood, but 509.5 is a
+    rule of the same section as 309.1's successor."""
+    assert rewrite_2009.successor["309.1"] == "509.4"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["309.1"]]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["509.5"]
+
+
 def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
     """2009: 107.3d (X in a morph cost) came from the entry "X". A rule that already held a
     passage is its source, not the glossary; but a heading such as "Morph" shares all of its
