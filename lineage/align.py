@@ -52,6 +52,7 @@ REFERENCE_NUMBER = re.compile(
 )
 _WORD = re.compile(r"\w+")
 _TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
+_TERM_QUOTES = "\"'\u201c\u201d\u2018\u2019"  # '"As Though"' is the entry As Though
 
 STRICT, LOOSE, WITH_CONTEXT = 72.0, 60.0, 45.0  # word-similarity thresholds (0-100)
 MAX_GAP = 24  # longer gaps are not filled: their order says little
@@ -90,12 +91,14 @@ HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a 
 # Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
 # site marks it. Equal texts, formatting-equal texts and term matches are always certain.
 WEAK = 60.0
-FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s|$)", re.DOTALL)
+# The first sentence, with its closing quotation mark or parenthesis: '... that damage." If'.
+FIRST_SENTENCE = re.compile(r"^.*?[.!?][\"'\u201d\u2019)]*(?=\s|$)", re.DOTALL)
 
 # How each pairing was decided, strongest first (stored with each event as its evidence).
 EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
 SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
 SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
+ABSORBED_ROLE = "absorbed"  # how `moved_words` names an old clause a merge absorbed
 LEFTOVER = "leftover"
 CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
 
@@ -302,7 +305,7 @@ def _bare_term(clause: Clause) -> str | None:
     """A glossary term without its note: "In Play (Obsolete)" -> "in play"."""
     if clause.kind != "glossary" or not clause.title:
         return None
-    return _TERM_NOTE.sub("", clause.title).strip().lower()
+    return _TERM_NOTE.sub("", clause.title).strip().strip(_TERM_QUOTES).lower()
 
 
 def _pair_equal(
@@ -475,6 +478,25 @@ def _pair_best_first(
             if score > result.nearest_old.get(o, 0.0):
                 result.nearest_old[o] = score
                 result.passed_over_old[o] = n
+    if pool is None:
+        _note_strong_passed_over(raw, result, taken)
+
+
+def _note_strong_passed_over(
+    raw: list[tuple[int, int, float]], result: Alignment, taken: set[int]
+) -> None:
+    """A strong similarity whose context was against it (a rule restated in another section,
+    2009: 215.4a -> 117.4a, and again as 806.9d) is still the nearest clause of a clause left
+    unpaired: later rounds no longer see it, since its other side is taken."""
+    for n, o, score in raw:
+        if score < STRICT:
+            continue
+        if n not in result.matches and o in taken and score > result.nearest_new.get(n, 0.0):
+            result.nearest_new[n] = score
+            result.passed_over[n] = o
+        if o not in taken and n in result.matches and score > result.nearest_old.get(o, 0.0):
+            result.nearest_old[o] = score
+            result.passed_over_old[o] = n
 
 
 def _similar_candidates(
@@ -804,7 +826,10 @@ def _find_splits_and_merges(
     sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
         result.splits.setdefault(source, []).append(piece)
-    absorbed = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "absorbed")
+    absorbed = _Side(
+        old, new_of, words_old, result.passed_over_old, result.nearest_old, ABSORBED_ROLE
+    )
+    absorbed.codes = pieces.codes
     homes = _Side(new, old_of, words_new, result.passed_over, result.nearest_new, "")
     for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words):
         result.merges.setdefault(home, []).append(clause)
@@ -881,17 +906,30 @@ def _attach_unpaired(
     any source may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), or
     most of them as a passage in order (`PASSAGE`), unless a rule already held them;
     failing that, to the clause it lost its best match to, when
-    that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`).
+    that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`); an
+    old clause said again by a clause near it is merged there (`_restated_near`). Glossary
+    entries attach only as absorbed ones, to a neighbouring entry: a new entry beside one
+    that lost words is too often a new term for part of an old one.
     """
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
     entries: _MovedWordIndex | None = None
     repeated: _Rules | None = None
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
         clause, words = these.clauses[i], these.words[i]
-        if clause.group != "rule" or clause.heading or words.total() < these.least_words:
+        if clause.heading or words.total() < these.least_words:
             continue
         around = _around(i, these.partner, those.clauses, at) | _family(i, these)
         near = [j for j in around if j in changed]
+        if clause.group == "glossary" and these.role == ABSORBED_ROLE:
+            # an entry folded into its neighbour (the second meaning of "Counter")
+            entries_near = [j for j in near if those.clauses[j].group == "glossary"]
+            found = _best_home(these, those, changed, i, entries_near, MOVED_WORDS)
+            if found is not None:
+                moved_words[(these.role, i)] = round(100 * found[1], 1)
+                yield i, found[0]
+            continue
+        if clause.group != "rule":
+            continue
         rules = [j for j in near if those.clauses[j].group == "rule"]
         found = _best_home(these, those, changed, i, rules, MOVED_WORDS)
         if found is None and these.from_glossary and words.total() >= ANYWHERE_WORDS:
@@ -922,9 +960,33 @@ def _attach_unpaired(
             yield i, other
             continue
         folded = _folded_into_sibling(these, those, changed, i)
+        if folded is None and these.role == ABSORBED_ROLE:
+            folded = _restated_near(these, those, i, rules)
         if folded is not None:
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
+
+
+def _restated_near(
+    these: _Side, those: _Side, i: int, candidates: list[int]
+) -> tuple[int, float] | None:
+    """The clause near old clause `i` that restates it as a passage (`PASSAGE`, most of its
+    words: `REPEATED`), and that share: what the old release said twice, the new one says
+    once (2022-10-07: 723.2a moved the planar deck into a subgame, 723.2d the scheme deck;
+    724.2a moves every supplementary deck). Its words moved nowhere, so only their order
+    and place can say where it went."""
+    codes = these.codes
+    if codes is None:
+        return None
+    words, text = these.words[i], codes.encode(these.clauses[i].normalised)
+    best: tuple[int, float] | None = None
+    for j in candidates:
+        share = _contained(words, those.words[j])
+        if share < REPEATED or (best is not None and share <= best[1]):
+            continue
+        if fuzz.partial_ratio(text, codes.encode(those.clauses[j].normalised)) >= PASSAGE:
+            best = (j, share)
+    return best
 
 
 def _folded_into_sibling(

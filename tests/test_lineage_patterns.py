@@ -173,6 +173,44 @@ def test_5_a_piece_among_its_sources_family_is_found(rewrite_2009: Aligned) -> N
     assert [rewrite_2009.new[n].label for n in pieces] == ["509.5"]
 
 
+def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
+    """2009: the Two-Headed Giant life payment rule 215.4a went to 117.4a and was restated
+    word for word as 806.9d. Its context was against 806.9d in the first round and 215.4a
+    was taken by then, so the strong similarity must still be remembered as 806.9d's
+    nearest clause for the restatement to be found."""
+    assert rewrite_2009.successor["215.4a"] == "117.4a"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["215.4a"]]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["806.9d"]
+
+
+def test_5_what_was_said_twice_and_is_said_once_is_a_merge(full_store: Database) -> None:
+    """2022-10-07: 723.2a (the planar deck) and 723.2d (the scheme deck) said the same of
+    two decks; 724.2a says it of every supplementary deck. No word of 723.2d is new there,
+    but it is a passage of 724.2a, next to where 723.2a went."""
+    aligned = Aligned(full_store, "2022-09-08", "2022-10-07")
+    assert aligned.successor["723.2a"] == "724.2a"
+    assert aligned.ending("723.2d") == "merged"
+    olds = aligned.result.merges[aligned.new_index["724.2a"]]
+    assert [aligned.old[o].label for o in olds] == ["723.2d"]
+
+
+def test_5_a_first_sentence_ends_after_its_closing_quote(rewrite_2009: Aligned) -> None:
+    """2009: 419.8a opens 'Some effects apply to damage from a source-for example, "... prevent
+    that damage."' and goes on 'If an effect requires a player to choose a source ...'. Its
+    statement is the first sentence only: 608.7 carries it, 608.7a the second sentence."""
+    assert rewrite_2009.successor["419.8a"] == "608.7"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["419.8a"]]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["608.7a"]
+
+
+def test_5_a_term_in_quotation_marks_is_the_same_term(rewrite_2009: Aligned) -> None:
+    """2009: the entry '"As Though"' lost its quotation marks; its rule text went to 608.4
+    and 608.4a."""
+    assert rewrite_2009.successor['"As Though"'] == "As Though"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index['"As Though"']]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["608.4", "608.4a"]
+
+
 def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
     """2009: 107.3d (X in a morph cost) came from the entry "X". A rule that already held a
     passage is its source, not the glossary; but a heading such as "Morph" shares all of its
