@@ -78,6 +78,9 @@ MOVED_ANYWHERE = 0.85
 # evidence the words alone are not: a rule that only shares an entry's vocabulary scatters it.
 PASSAGE = 70.0
 PASSAGE_WORDS = 0.6
+# A clause restated elsewhere says nothing new: at most one word in twenty is outside the
+# clause it restates and that clause's own successor (or predecessor).
+RESTATED = 0.95
 # Subrules push a piece away from its source's successor (509.5 after 509.4a-f): the rules of
 # the piece's own parent this far away still count as near it.
 FAMILY = 12
@@ -479,24 +482,47 @@ def _pair_best_first(
                 result.nearest_old[o] = score
                 result.passed_over_old[o] = n
     if pool is None:
-        _note_strong_passed_over(raw, result, taken)
+        _note_strong_passed_over(old, new, raw, result, taken)
 
 
 def _note_strong_passed_over(
-    raw: list[tuple[int, int, float]], result: Alignment, taken: set[int]
+    old: list[Clause],
+    new: list[Clause],
+    raw: list[tuple[int, int, float]],
+    result: Alignment,
+    taken: set[int],
 ) -> None:
     """A strong similarity whose context was against it (a rule restated in another section,
     2009: 215.4a -> 117.4a, and again as 806.9d) is still the nearest clause of a clause left
-    unpaired: later rounds no longer see it, since its other side is taken."""
+    unpaired: later rounds no longer see it, since its other side is taken. Only when the
+    unpaired one says nothing that the other and its partner do not (`RESTATED`): a new
+    keyword's rule made on another's template (Fortify on Equip) names its own keyword."""
+    paired_new = {o: n for n, o in result.matches.items()}
     for n, o, score in raw:
         if score < STRICT:
             continue
-        if n not in result.matches and o in taken and score > result.nearest_new.get(n, 0.0):
+        unpaired_new = n not in result.matches and o in taken
+        if (
+            unpaired_new
+            and score > result.nearest_new.get(n, 0.0)
+            and _restates(new[n], old[o], new[paired_new[o]])
+        ):
             result.nearest_new[n] = score
             result.passed_over[n] = o
-        if o not in taken and n in result.matches and score > result.nearest_old.get(o, 0.0):
+        unpaired_old = o not in taken and n in result.matches
+        if (
+            unpaired_old
+            and score > result.nearest_old.get(o, 0.0)
+            and _restates(old[o], new[n], old[result.matches[n]])
+        ):
             result.nearest_old[o] = score
             result.passed_over_old[o] = n
+
+
+def _restates(clause: Clause, other: Clause, partner: Clause) -> bool:
+    """True when (nearly) every word of `clause` is in `other` or in `other`'s partner."""
+    words = _words(clause.normalised)
+    return _contained(words, _words(other.normalised) | _words(partner.normalised)) >= RESTATED
 
 
 def _similar_candidates(

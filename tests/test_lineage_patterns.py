@@ -183,6 +183,18 @@ def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) 
     assert [rewrite_2009.new[n].label for n in pieces] == ["806.9d"]
 
 
+def test_5_a_rule_made_on_another_keywords_template_is_no_restatement(
+    full_store: Database,
+) -> None:
+    """2007-05-01: Fortify (502.65a) was written on Equip's template (502.33a), and is as
+    similar to it as a restatement is to its source; but it names its own keyword, which
+    neither 502.33a nor its successor says: it is a new rule, no piece of Equip."""
+    aligned = Aligned(full_store, "2007-02-01", "2007-05-01")
+    assert aligned.successor["502.33a"] == "502.33a"
+    assert aligned.kind("502.65a") == "added"
+    assert aligned.result.splits.get(aligned.old_index["502.33a"], []) == []
+
+
 def test_5_what_was_said_twice_and_is_said_once_is_a_merge(full_store: Database) -> None:
     """2022-10-07: 723.2a (the planar deck) and 723.2d (the scheme deck) said the same of
     two decks; 724.2a says it of every supplementary deck. No word of 723.2d is new there,
