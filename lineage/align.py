@@ -91,6 +91,15 @@ MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found;
 CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
 NEAR = 4  # how many positions around a clause count as its neighbourhood
 HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a heading
+# A glossary entry renamed (`_pair_renamed_entries`): its evidence adds up from the term's
+# words (all shared: 2; else the share shared), a cited rule whose successor the new entry
+# cites (1) or cites a rule under (0.5), a definition that names the other term when the
+# terms share no word (0.5), and
+# one that kept its words (`STRICT`: 1); one whole sign is enough, half signs need another.
+TERM_WEIGHT, CITED_SAME, CITED_UNDER, NAMED, SAME_DEFINITION = 2.0, 1.0, 0.5, 0.5, 1.0
+RENAMED = 1.0
+STEM = 3  # shorter words than this are no stem: "on" does not prefix "once"
+TERM_STOP_WORDS = frozenset(("a", "an", "the", "of", "on", "to", "into", "and", "or"))
 # Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
 # site marks it. Equal texts, formatting-equal texts and term matches are always certain.
 WEAK = 60.0
@@ -101,6 +110,7 @@ FIRST_SENTENCE = re.compile(r"^.*?[.!?][\"'\u201d\u2019)]*(?=\s|$)", re.DOTALL)
 EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
 SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
 SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
+RENAMED_TERM = "renamed"
 ABSORBED_ROLE = "absorbed"  # how `moved_words` names an old clause a merge absorbed
 LEFTOVER = "leftover"
 CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
@@ -290,6 +300,7 @@ def _pair_the_rest(
         if len(result.matches) == paired:
             break
     _pair_leftovers(old, new, result, codes)
+    _pair_renamed_entries(old, new, result, codes)
 
 
 _FORMATTING_KEYS: dict[str, str] = {}
@@ -675,6 +686,84 @@ def _pair_leftovers(
     for total, evidence, n, o in candidates:
         if n not in result.matches and o not in taken:
             result.pair(n, o, evidence, LEFTOVER, total)
+            taken.add(o)
+
+
+def _term_words(text: str) -> list[str]:
+    """The words of a glossary term that say something, in one vocabulary."""
+    folded = fold_vocabulary(_TERM_NOTE.sub("", text).lower())  # phrases only: "play" stays
+    return [word for word in _WORD.findall(folded) if word not in TERM_STOP_WORDS]
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """True for words of one stem: "flip" and "flipping", "depend" and "dependency"."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and len(short) >= STEM
+
+
+def _shared_term_words(these: list[str], those: list[str]) -> float:
+    """Share of the longer term's words that the other term has (by stem)."""
+    if not these or not those:
+        return 0.0
+    shared = sum(any(_same_stem(word, other) for other in those) for word in these)
+    return shared / max(len(these), len(those))
+
+
+def _mentions(term: list[str], text: str) -> bool:
+    """True when every word of `term` is in `text` (by stem): the definition names it."""
+    words = _WORD.findall(fold_vocabulary(text))
+    return bool(term) and all(any(_same_stem(t, word) for word in words) for t in term)
+
+
+def _cited(clause: Clause) -> list[str]:
+    """The rules a glossary entry refers to ("See rule 711"), ranges by their first rule."""
+    return [_range_ends(found)[0] for found in REFERENCE_NUMBER.findall(clause.normalised)]
+
+
+def _pair_renamed_entries(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> None:
+    """Glossary entries nothing claimed whose term changed (2009: "Comes into Play" ->
+    "Enters the Battlefield", "Ending the Turn" -> "End the Turn"; 2024: "Totem Armor" ->
+    "Umbra Armor"). The rewritten definitions share few words, so the evidence is the term
+    (its words, vocabulary folded, by stem), a definition that names the other term, and
+    the rules cited: the successor of a rule the old entry cited (or a rule under it).
+    Best evidence first, each entry once (`RENAMED`)."""
+    taken = set(result.matches.values())
+    olds = [o for o, c in enumerate(old) if c.kind == "glossary" and o not in taken]
+    news = [n for n, c in enumerate(new) if c.kind == "glossary" and n not in result.matches]
+    if not olds or not news:
+        return
+    number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
+    parent_of = {clause.number: clause.parent for clause in new}
+    terms_old = {o: _term_words(old[o].title or "") for o in olds}
+    terms_new = {n: _term_words(new[n].title or "") for n in news}
+    candidates = []
+    for o in olds:
+        went = {number_map.get(number, number) for number in _cited(old[o])}
+        went.discard(None)
+        for n in news:
+            shared = _shared_term_words(terms_old[o], terms_new[n])
+            evidence = TERM_WEIGHT if shared == 1.0 else shared
+            cited = _cited(new[n])
+            if any(number in went for number in cited):
+                evidence += CITED_SAME
+            elif any(parent_of.get(number) in went for number in cited):
+                evidence += CITED_UNDER
+            if not shared and (
+                _mentions(terms_new[n], old[o].normalised.lower())
+                or _mentions(terms_old[o], new[n].normalised.lower())
+            ):
+                evidence += NAMED
+            similarity = _similarity(old[o], new[n], codes)
+            if similarity >= STRICT:
+                evidence += SAME_DEFINITION
+            if evidence >= RENAMED:
+                candidates.append((evidence, similarity, n, o))
+    candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
+    for evidence, similarity, n, o in candidates:
+        if n not in result.matches and o not in taken:
+            result.pair(n, o, similarity, RENAMED_TERM, 100.0 * evidence / TERM_WEIGHT)
             taken.add(o)
 
 

@@ -232,6 +232,28 @@ def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
     assert from_x[:4] == ["107.3a", "107.3b", "107.3c", "107.3d"]
 
 
+def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
+    """2009: entries renamed as their definitions were rewritten in a few words; the term
+    (vocabulary folded, by stem), the rule cited (509 became 711, 421 became 713) and a
+    definition naming the other term say which entry continues which. Entries that only
+    share a word with a new term (Put into Play, Floor Rules, Order) stay removed."""
+    renamed = {
+        "Comes into Play": "Enters the Battlefield",
+        "Depend On": "Dependency",
+        "Ending the Turn": "End the Turn",
+        "Flip a Coin": "Flipping a Coin",
+        "Infinity Rule (Informal)": "Loop",
+    }
+    for old_term, new_term in renamed.items():
+        assert rewrite_2009.successor.get(old_term) == new_term, old_term
+        assert rewrite_2009.kind(new_term) == "renumbered+reworded"
+        assert rewrite_2009.result.method[rewrite_2009.new_index[new_term]] == "renamed"
+    for old_term in ("Put into Play", "Floor Rules", "Order", "Shield", "Number"):
+        assert rewrite_2009.ending(old_term) == "removed", old_term
+    for new_term in ("Battlefield", "Damage Assignment Order", "Prevent", "Shortcut"):
+        assert rewrite_2009.result.matches.get(rewrite_2009.new_index[new_term]) is None
+
+
 def test_5_a_clause_folded_into_its_siblings_rewrite_is_merged(full_store: Database) -> None:
     """2015-07-17: 701.16d (a replacement effect moves the objects: no shuffle) was folded
     into the rewrite of its sibling 701.16c; few of its words are new there, but the words
