@@ -465,10 +465,11 @@ def _pair_best_first(
     context = _Context(old, new, result)
     if pool is None:
         raw = _similar_pairs(old, new, result, taken, codes, both_ways=False)
+        changes_level = _may_change_level(old, new, raw)
         candidates = [
             candidate
             for candidate in _similar_candidates(old, new, raw, result, taken, context)
-            if candidate[0] >= STRICT
+            if candidate[0] >= STRICT and candidate[3] not in changes_level
         ]
     else:
         if pool.similar is None:
@@ -494,6 +495,19 @@ def _pair_best_first(
                 result.passed_over_old[o] = n
     if pool is None:
         _note_strong_passed_over(old, new, raw, result, taken)
+
+
+def _may_change_level(
+    old: list[Clause], new: list[Clause], raw: list[tuple[int, int, float]]
+) -> set[int]:
+    """Old headings whose title is as strongly like a heading of another level: 2009's rule
+    heading 217.7 "Removed from the Game" is both section 406 "Exile" (where its rules went)
+    and the keyword action 701.9 "Exile". The first round has no context to tell them apart;
+    later rounds know where its children and its parent went. A heading that kept its
+    number and title ("400. General") is no such case."""
+    strong = [(n, o) for n, o, score in raw if score >= STRICT and old[o].heading]
+    kept = {o for n, o in strong if old[o].label == new[n].label}
+    return {o for n, o in strong if old[o].kind != new[n].kind and o not in kept}
 
 
 def _note_strong_passed_over(

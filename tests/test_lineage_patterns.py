@@ -232,6 +232,17 @@ def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
     assert from_x[:4] == ["107.3a", "107.3b", "107.3c", "107.3d"]
 
 
+def test_1_a_heading_as_like_one_of_another_level_waits_for_context(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: rule heading 217.7 "Removed from the Game" reads "Exile" in the new vocabulary,
+    like both section 406 (where its rules went) and the keyword action 701.9. Where its
+    parent went (217 -> chapter 4) decides: 406; 701.9 is new."""
+    assert rewrite_2009.successor["217.7"] == "406"
+    assert rewrite_2009.kind("701.9") == "added"
+    assert rewrite_2009.successor["400"] == "600"  # a heading that kept its level moves too
+
+
 def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
     """2009: entries renamed as their definitions were rewritten in a few words; the term
     (vocabulary folded, by stem), the rule cited (509 became 711, 421 became 713) and a
