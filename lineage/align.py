@@ -672,13 +672,16 @@ def _pair_leftovers(
 ) -> None:
     """Clauses nothing claimed, rewritten as they moved (2009: "Each object has a controller"
     became part of 108-110): most words of one are in the other, and where the clause sits
-    is no evidence against it, since a reorganisation moves everything."""
+    is no evidence against it, since a reorganisation moves everything. Only here does an
+    old heading that nothing continues count as gone where its title went (`_absorbed_by`):
+    earlier, while headings are still being paired, that guess would outvote their children.
+    """
     taken = set(result.matches.values())
     olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
     news = [n for n in range(len(new)) if n not in result.matches and _long_enough(new[n])]
     if not olds or not news:
         return
-    context = _Context(old, new, result)
+    context = _Context(old, new, result, codes)
     choices = [codes.spaced(old[o].normalised) for o in olds]
     candidates = []
     for n in news:
@@ -870,11 +873,21 @@ def _similarity(old: Clause, new: Clause, codes: _WordCodes) -> float:
 class _Context:
     """Evidence beyond the words: parents and neighbours already paired, the same number."""
 
-    def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
+    def __init__(
+        self,
+        old: list[Clause],
+        new: list[Clause],
+        result: Alignment,
+        codes: _WordCodes | None = None,
+    ) -> None:
         self.old, self.new, self.matches = old, new, result.matches
         self.number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
         self.source_of = {new[n].number: old[o].number for n, o in result.matches.items()}
         self.parent_of = {clause.number: clause.parent for clause in new}
+        self.codes = codes
+        self.old_headings = {c.number: c for c in old if c.heading and c.number}
+        self.new_headings = {c.number: c for c in new if c.heading and c.number}
+        self.titles_agree: dict[tuple[str, str], bool] = {}
 
     def bonus(self, o: int, n: int) -> float:
         old, new = self.old[o], self.new[n]
@@ -888,6 +901,8 @@ class _Context:
                 bonus += 12
             elif not self._one_level(went, new.parent):
                 bonus -= 15
+        elif self._absorbed_by(old.parent, new.parent):
+            bonus += 12
         elif new.parent and new.parent in self.source_of:
             bonus -= 15
         if self.matches.get(n - 1) == o - 1 or self.matches.get(n + 1) == o + 1:
@@ -895,6 +910,24 @@ class _Context:
         if old.label == new.label:
             bonus += 3
         return bonus
+
+    def _absorbed_by(self, old_parent: str | None, new_parent: str | None) -> bool:
+        """True when an old heading that nothing continues has the title of the new clause's
+        parent heading, or most of it (2009: section 404 "Triggered Abilities" was merged into
+        603 "Handling Triggered Abilities"): its rules went there with it."""
+        if self.codes is None or not old_parent or not new_parent:
+            return False
+        key = (old_parent, new_parent)
+        found = self.titles_agree.get(key)
+        if found is None:
+            before, after = self.old_headings.get(old_parent), self.new_headings.get(new_parent)
+            found = (
+                before is not None
+                and after is not None
+                and _similarity(before, after, self.codes) >= STRICT
+            )
+            self.titles_agree[key] = found
+        return found
 
     def _one_level(self, went: str | None, parent: str | None) -> bool:
         """True when `parent` is just under `went`, or just above it."""

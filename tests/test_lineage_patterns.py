@@ -243,6 +243,16 @@ def test_1_a_heading_as_like_one_of_another_level_waits_for_context(
     assert rewrite_2009.successor["400"] == "600"  # a heading that kept its level moves too
 
 
+def test_4_rules_of_an_absorbed_heading_follow_its_title(rewrite_2009: Aligned) -> None:
+    """2009: section 404 "Triggered Abilities" was merged into 603 "Handling Triggered
+    Abilities" (which continues 410); its rules 404.1 and 404.2, rewritten, are 603.1 and
+    603.3. Casting and activating (409 -> 601, 602) keep their own children's vote."""
+    assert rewrite_2009.successor["404.1"] == "603.1"
+    assert rewrite_2009.successor["404.2"] == "603.3"
+    assert rewrite_2009.successor["409"] == "601"
+    assert rewrite_2009.successor["409.1a"] == "601.2a"
+
+
 def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
     """2009: entries renamed as their definitions were rewritten in a few words; the term
     (vocabulary folded, by stem), the rule cited (509 became 711, 421 became 713) and a
