@@ -17,10 +17,10 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.query import canonical_number, resolve_release
-from archive.worddiff import word_diffs
 from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
 from lineage.derived import annotate_diff
 from lineage.evidence import add_evidence
+from lineage.stored_diffs import member_text, stored_word_diffs
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
@@ -78,7 +78,7 @@ def compare_members(
     add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
     pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     if words:
-        for change, diff in zip(changes, word_diffs(pairs), strict=True):
+        for change, diff in zip(changes, stored_word_diffs(db, pairs), strict=True):
             change["diff"] = diff
     return annotate_diff(
         db,
@@ -112,7 +112,7 @@ def load_members(db: Database, release: str, words: bool = True) -> dict[int, _M
             if found:
                 member.clause.examples = "\n".join(normalised for normalised, _text in found)
                 if words:
-                    member.text = "\n".join([member.text, *(t for _normalised, t in found)])
+                    member.text = member_text(member.text, [t for _normalised, t in found])
     return members
 
 
