@@ -47,8 +47,9 @@ def diff_releases(
     old_release, new_release = resolve_release(db, old), resolve_release(db, new)
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
-    before, after = load_members(db, old_release, words), load_members(db, new_release, words)
     with _collector_paused():
+        before = load_members(db, old_release, words)
+        after = load_members(db, new_release, words)
         return compare_members(
             db,
             (old_release, before),
