@@ -226,37 +226,74 @@ def _store_word_diffs(db: Database, start: str, everything: bool) -> int:
     return len(todo)
 
 
+class _MemberTexts:
+    """The texts `lineage.compare.load_members` reads for the clauses of a release: words,
+    then a rule's examples."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.words = dict(db.execute("SELECT hash, text FROM clause_versions").fetchall())
+        self.captures = dict(db.execute("SELECT date, capture_id FROM releases").fetchall())
+        self.examples: dict[tuple[int, str | None], list[str]] = defaultdict(list)
+        for capture, parent, version in db.execute(
+            "SELECT capture_id, parent, version_hash FROM parts WHERE kind = 'example'"
+            " ORDER BY capture_id, position"
+        ):
+            self.examples[(capture, parent)].append(self.words[version])
+
+    def text(self, release: str, kind: str, number: str | None, version: str) -> str:
+        rule = GROUP[kind] == "rule"
+        found = self.examples.get((self.captures[release], number), []) if rule else []
+        return member_text(self.words[version], found)
+
+    def of_release(self, release: str) -> dict[int, str]:
+        """Lineage -> its clause's text in `release`."""
+        rows = self.db.execute(
+            """SELECT m.lineage_id, p.kind, p.number, p.version_hash
+               FROM lineage_members m JOIN parts p ON p.id = m.part_id WHERE m.release = ?""",
+            [release],
+        )
+        return {row[0]: self.text(release, *row[1:]) for row in rows}
+
+
 def _texts_to_diff(db: Database, start: str) -> dict[str, tuple[str, str]]:
-    """Key -> (earlier text, later text) of one clause, for its texts from `start` on: the
-    texts `lineage.compare.load_members` reads (words, then the rule's examples)."""
-    words = dict(db.execute("SELECT hash, text FROM clause_versions").fetchall())
-    captures = dict(db.execute("SELECT date, capture_id FROM releases").fetchall())
-    examples: dict[tuple[int, str | None], list[str]] = defaultdict(list)
-    for capture, parent, version in db.execute(
-        "SELECT capture_id, parent, version_hash FROM parts WHERE kind = 'example'"
-        " ORDER BY capture_id, position"
-    ):
-        examples[(capture, parent)].append(words[version])
+    """Key -> (earlier text, later text) of one clause, for its texts from `start` on."""
+    texts = _MemberTexts(db)
     members = db.execute(
         """SELECT m.lineage_id, m.release, p.kind, p.number, p.version_hash
            FROM lineage_members m JOIN parts p ON p.id = m.part_id
-           WHERE m.lineage_id IN (SELECT lineage_id FROM lineage_members WHERE release >= ?)
+           WHERE m.lineage_id IN (SELECT value FROM json_each(?))
            ORDER BY m.lineage_id, m.release, p.position""",
-        [start],
+        [json.dumps(sorted(_changed_lineages(db, start, texts)))],
     )
     needed: dict[str, tuple[str, str]] = {}
     for _lineage, group in groupby(members, key=lambda row: row[0]):
         earlier: dict[str, None] = {}  # its texts so far, in order
         text: str | None = None
         for _id, release, kind, number, version in group:
-            found = examples.get((captures[release], number), []) if GROUP[kind] == "rule" else []
-            previous, text = text, member_text(words[version], found)
+            previous, text = text, texts.text(release, kind, number, version)
             if release >= start and text != previous:
                 for old in earlier:
                     if needs_diffing(old, text):
                         needed[pair_key(old, text)] = (old, text)
             earlier[text] = None
     return needed
+
+
+def _changed_lineages(db: Database, start: str, texts: _MemberTexts) -> set[int]:
+    """The lineages whose text in a release from `start` on is not their text in the release
+    before (or that were not in it): only they can need new pairs."""
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    before = [day for day in dates if day < start]
+    previous = texts.of_release(before[-1]) if before else {}
+    changed: set[int] = set()
+    for day in (day for day in dates if day >= start):
+        current = texts.of_release(day)
+        changed.update(
+            lineage for lineage, text in current.items() if previous.get(lineage) != text
+        )
+        previous = current
+    return changed
 
 
 def _store_wordings(db: Database, previous: str | None) -> int:

@@ -3,9 +3,14 @@ the pipeline) and gets exactly what diffing the two texts gives."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from conftest import make_captures_dir, run_stages
 from sqlite_utils import Database
 
+from archive.ingest import ingest_captures
+from archive.store import open_store
 from archive.worddiff import Diff, new_side, old_side, word_diff
 from lineage import stored_diffs
 from lineage.compare import diff_releases
@@ -51,3 +56,21 @@ def test_the_pipeline_stored_every_two_texts_of_a_clause_once(small_lineage: Dat
     stored = small_lineage.execute("SELECT count(*), count(DISTINCT key) FROM word_diffs")
     rows, keys = stored.fetchone()
     assert rows == keys > 1000
+
+
+def test_a_new_release_adds_the_pairs_of_its_changed_texts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    releases = ("2008-02-01", "2009-10-05", "2024-06-07")
+    folder = make_captures_dir(tmp_path / "caps", releases[:2])
+    db = open_store(tmp_path / "rules.db")
+    ingest_captures(db, folder)
+    run_stages(db)
+    before = db["word_diffs"].count
+    make_captures_dir(folder, releases)
+    ingest_captures(db, folder)
+    run_stages(db)
+    assert db["word_diffs"].count > before
+    monkeypatch.setattr(stored_diffs, "word_diffs", _refuse_to_diff)
+    for old in releases[:2]:  # the new release against each one before it
+        assert diff_releases(db, old, releases[-1])["changes"]
