@@ -52,6 +52,7 @@ REFERENCE_NUMBER = re.compile(
 )
 _WORD = re.compile(r"\w+")
 _TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
+_TERM_QUOTES = "\"'\u201c\u201d\u2018\u2019"  # '"As Though"' is the entry As Though
 
 STRICT, LOOSE, WITH_CONTEXT = 72.0, 60.0, 45.0  # word-similarity thresholds (0-100)
 MAX_GAP = 24  # longer gaps are not filled: their order says little
@@ -72,6 +73,17 @@ ANYWHERE_CANDIDATES = 5  # entries sharing the most rare words, checked word for
 # passage (a short rule, "Instants have no subtypes.", matches many) almost all of moved words.
 ANYWHERE_WORDS = 12
 MOVED_ANYWHERE = 0.85
+# ... or a passage that kept its order: most of its words in sequence in the source (rapidfuzz's
+# partial ratio over words), and most of them among the words the source lost. The order is
+# evidence the words alone are not: a rule that only shares an entry's vocabulary scatters it.
+PASSAGE = 70.0
+PASSAGE_WORDS = 0.6
+# A clause restated elsewhere says nothing new: at most one word in twenty is outside the
+# clause it restates and that clause's own successor (or predecessor).
+RESTATED = 0.95
+# Subrules push a piece away from its source's successor (509.5 after 509.4a-f): the rules of
+# the piece's own parent this far away still count as near it.
+FAMILY = 12
 RARE_WORDS = 3  # a rule that holds a passage has its three longest words
 REPEATED = 0.75  # share of a passage's words a rule had: the glossary only repeated it
 PIECE_WORDS = 4  # a shorter new rule ("Instants have no subtypes.") matches any source
@@ -82,12 +94,14 @@ HEADING_WORDS = 6  # a rule whose text is a title ("Artifacts", "General") is a 
 # Evidence below this (word similarity plus context, 0-100+) leaves a link uncertain: the
 # site marks it. Equal texts, formatting-equal texts and term matches are always certain.
 WEAK = 60.0
-FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s|$)", re.DOTALL)
+# The first sentence, with its closing quotation mark or parenthesis: '... that damage." If'.
+FIRST_SENTENCE = re.compile(r"^.*?[.!?][\"'\u201d\u2019)]*(?=\s|$)", re.DOTALL)
 
 # How each pairing was decided, strongest first (stored with each event as its evidence).
 EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
 SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
 SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
+ABSORBED_ROLE = "absorbed"  # how `moved_words` names an old clause a merge absorbed
 LEFTOVER = "leftover"
 CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
 
@@ -255,7 +269,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     codes = _WordCodes()
     if len(result.matches) not in (len(old), len(new)):  # something left on both sides
         _pair_the_rest(old, new, result, codes)
-    _find_splits_and_merges(old, new, result)
+    _find_splits_and_merges(old, new, result, codes)
     _classify(old, new, result)
     return result
 
@@ -294,7 +308,7 @@ def _bare_term(clause: Clause) -> str | None:
     """A glossary term without its note: "In Play (Obsolete)" -> "in play"."""
     if clause.kind != "glossary" or not clause.title:
         return None
-    return _TERM_NOTE.sub("", clause.title).strip().lower()
+    return _TERM_NOTE.sub("", clause.title).strip().strip(_TERM_QUOTES).lower()
 
 
 def _pair_equal(
@@ -467,6 +481,48 @@ def _pair_best_first(
             if score > result.nearest_old.get(o, 0.0):
                 result.nearest_old[o] = score
                 result.passed_over_old[o] = n
+    if pool is None:
+        _note_strong_passed_over(old, new, raw, result, taken)
+
+
+def _note_strong_passed_over(
+    old: list[Clause],
+    new: list[Clause],
+    raw: list[tuple[int, int, float]],
+    result: Alignment,
+    taken: set[int],
+) -> None:
+    """A strong similarity whose context was against it (a rule restated in another section,
+    2009: 215.4a -> 117.4a, and again as 806.9d) is still the nearest clause of a clause left
+    unpaired: later rounds no longer see it, since its other side is taken. Only when the
+    unpaired one says nothing that the other and its partner do not (`RESTATED`): a new
+    keyword's rule made on another's template (Fortify on Equip) names its own keyword."""
+    paired_new = {o: n for n, o in result.matches.items()}
+    for n, o, score in raw:
+        if score < STRICT:
+            continue
+        unpaired_new = n not in result.matches and o in taken
+        if (
+            unpaired_new
+            and score > result.nearest_new.get(n, 0.0)
+            and _restates(new[n], old[o], new[paired_new[o]])
+        ):
+            result.nearest_new[n] = score
+            result.passed_over[n] = o
+        unpaired_old = o not in taken and n in result.matches
+        if (
+            unpaired_old
+            and score > result.nearest_old.get(o, 0.0)
+            and _restates(old[o], new[n], old[result.matches[n]])
+        ):
+            result.nearest_old[o] = score
+            result.passed_over_old[o] = n
+
+
+def _restates(clause: Clause, other: Clause, partner: Clause) -> bool:
+    """True when (nearly) every word of `clause` is in `other` or in `other`'s partner."""
+    words = _words(clause.normalised)
+    return _contained(words, _words(other.normalised) | _words(partner.normalised)) >= RESTATED
 
 
 def _similar_candidates(
@@ -771,7 +827,9 @@ def _first_sentence(text: str) -> Counter[str]:
     return _words(found[0] if found else text)
 
 
-def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignment) -> None:
+def _find_splits_and_merges(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes | None = None
+) -> None:
     """Unpaired new clauses drawn from an old one; unpaired old ones absorbed by a new one.
 
     A piece must be made of words its source lost (a template clause that looks like a
@@ -790,10 +848,14 @@ def _find_splits_and_merges(old: list[Clause], new: list[Clause], result: Alignm
     pieces = _Side(
         new, old_of, words_new, result.passed_over, result.nearest_new, "piece", PIECE_WORDS, True
     )
+    pieces.codes = codes or _WordCodes()
     sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
         result.splits.setdefault(source, []).append(piece)
-    absorbed = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "absorbed")
+    absorbed = _Side(
+        old, new_of, words_old, result.passed_over_old, result.nearest_old, ABSORBED_ROLE
+    )
+    absorbed.codes = pieces.codes
     homes = _Side(new, old_of, words_new, result.passed_over, result.nearest_new, "")
     for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words):
         result.merges.setdefault(home, []).append(clause)
@@ -820,6 +882,41 @@ class _Side:
     role: str  # how `moved_words` names a clause attached from this side
     least_words: int = 1  # fewer words than this never attach
     from_glossary: bool = False  # whether a clause may come from a glossary entry far away
+    codes: _WordCodes | None = None  # to compare word order (with `from_glossary`)
+
+
+def _family(i: int, side: _Side) -> set[int]:
+    """The partners of clause `i`'s parent and of its siblings up to `FAMILY` places away."""
+    parent = side.clauses[i].parent
+    if parent is None:
+        return set()
+    found = set()
+    for j in range(max(0, i - FAMILY), min(len(side.clauses), i + FAMILY + 1)):
+        clause = side.clauses[j]
+        if j in side.partner and (clause.parent == parent or clause.number == parent):
+            found.add(side.partner[j])
+    return found
+
+
+def _passage_home(
+    these: _Side, those: _Side, changed: _Difference, i: int, candidates: list[int]
+) -> tuple[int, float] | None:
+    """The candidate that holds clause `i` as a passage (`PASSAGE`), most of its words lost
+    there (`PASSAGE_WORDS`) and most in the whole clause (`CONTAINED`), and that share."""
+    codes = these.codes
+    if codes is None:
+        return None
+    words, piece = these.words[i], codes.encode(these.clauses[i].normalised)
+    best: tuple[int, float] | None = None
+    for j in candidates:
+        share = _contained(words, changed[j])
+        if share < PASSAGE_WORDS or (best is not None and share <= best[1]):
+            continue
+        if _contained(words, those.words[j]) < CONTAINED:
+            continue
+        if fuzz.partial_ratio(piece, codes.encode(those.clauses[j].normalised)) >= PASSAGE:
+            best = (j, share)
+    return best
 
 
 def _attach_unpaired(
@@ -829,25 +926,44 @@ def _attach_unpaired(
 
     For a split, `these` are the new clauses and `changed` holds the words each old clause
     lost; for a merge, `these` are the old clauses and `changed` the words each new clause
-    gained. A clause attaches near it, where most of its words are among those words
+    gained. A clause attaches near it (its neighbours' partners, and those of its parent's
+    rules a little further: `_family`), where most of its words are among those words
     (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); a new rule far from
-    any source may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), unless
-    a rule already held them; failing that, to the clause it lost its best match to, when
-    that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`).
+    any source may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), or
+    most of them as a passage in order (`PASSAGE`), unless a rule already held them;
+    failing that, to the clause it lost its best match to, when
+    that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`); an
+    old clause said again by a clause near it is merged there (`_restated_near`). Glossary
+    entries attach only as absorbed ones, to a neighbouring entry: a new entry beside one
+    that lost words is too often a new term for part of an old one.
     """
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
     entries: _MovedWordIndex | None = None
     repeated: _Rules | None = None
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
         clause, words = these.clauses[i], these.words[i]
-        if clause.group != "rule" or clause.heading or words.total() < these.least_words:
+        if clause.heading or words.total() < these.least_words:
             continue
-        near = [j for j in _around(i, these.partner, those.clauses, at) if j in changed]
+        around = _around(i, these.partner, those.clauses, at) | _family(i, these)
+        near = [j for j in around if j in changed]
+        if clause.group == "glossary" and these.role == ABSORBED_ROLE:
+            # an entry folded into its neighbour (the second meaning of "Counter")
+            entries_near = [j for j in near if those.clauses[j].group == "glossary"]
+            found = _best_home(these, those, changed, i, entries_near, MOVED_WORDS)
+            if found is not None:
+                moved_words[(these.role, i)] = round(100 * found[1], 1)
+                yield i, found[0]
+            continue
+        if clause.group != "rule":
+            continue
         rules = [j for j in near if those.clauses[j].group == "rule"]
         found = _best_home(these, those, changed, i, rules, MOVED_WORDS)
         if found is None and these.from_glossary and words.total() >= ANYWHERE_WORDS:
             entries = entries or _MovedWordIndex(those, these.clauses, changed)
-            found = _best_home(these, those, changed, i, entries.candidates(words), MOVED_ANYWHERE)
+            candidates = entries.candidates(words)
+            found = _best_home(these, those, changed, i, candidates, MOVED_ANYWHERE)
+            if found is None:
+                found = _passage_home(these, those, changed, i, candidates)
             if found is not None:
                 repeated = repeated or _Rules(those.clauses)
                 if repeated.hold(clause.normalised):
@@ -870,9 +986,33 @@ def _attach_unpaired(
             yield i, other
             continue
         folded = _folded_into_sibling(these, those, changed, i)
+        if folded is None and these.role == ABSORBED_ROLE:
+            folded = _restated_near(these, those, i, rules)
         if folded is not None:
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
+
+
+def _restated_near(
+    these: _Side, those: _Side, i: int, candidates: list[int]
+) -> tuple[int, float] | None:
+    """The clause near old clause `i` that restates it as a passage (`PASSAGE`, most of its
+    words: `REPEATED`), and that share: what the old release said twice, the new one says
+    once (2022-10-07: 723.2a moved the planar deck into a subgame, 723.2d the scheme deck;
+    724.2a moves every supplementary deck). Its words moved nowhere, so only their order
+    and place can say where it went."""
+    codes = these.codes
+    if codes is None:
+        return None
+    words, text = these.words[i], codes.encode(these.clauses[i].normalised)
+    best: tuple[int, float] | None = None
+    for j in candidates:
+        share = _contained(words, those.words[j])
+        if share < REPEATED or (best is not None and share <= best[1]):
+            continue
+        if fuzz.partial_ratio(text, codes.encode(those.clauses[j].normalised)) >= PASSAGE:
+            best = (j, share)
+    return best
 
 
 def _folded_into_sibling(

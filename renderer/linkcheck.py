@@ -7,6 +7,7 @@ would take longer than the build.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,31 +39,39 @@ class LinkReport:
         return not self.broken and not self.external_loads
 
 
-def _target(site: Path, page: Path, url: str) -> Path:
+def _target(files: set[str], page: str, url: str) -> str:
+    """The site-relative file a link names ('' for the site's root folder)."""
     path = unquote(urlsplit(url).path)
-    base = site / path.lstrip("/") if path.startswith("/") else page.parent / path
-    if path.endswith("/") or base.is_dir():
-        return base / "index.html"
+    base = (
+        path.lstrip("/") if path.startswith("/") else posixpath.join(posixpath.dirname(page), path)
+    )
+    base = posixpath.normpath(base) if base else "."
+    base = "" if base == "." else base
+    if path.endswith("/") or base + "/index.html" in files or not base:
+        return f"{base}/index.html" if base else "index.html"
     return base
 
 
 def check_site(site: Path, check_anchors: bool = True) -> LinkReport:
-    """Every page's links, resources and (optionally) fragments."""
+    """Every page's links, resources and (optionally) fragments.
+
+    The site's files are listed once (a set of paths relative to the site): a built site has
+    some 650,000 links, and a file-system lookup for each took most of the check."""
     report = LinkReport()
-    ids: dict[Path, set[str]] = {}
+    ids: dict[str, set[str]] = {}
+    files = {path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()}
 
-    def anchors(path: Path) -> set[str]:
-        if path not in ids:
-            text = path.read_text(encoding="utf-8", errors="replace")
-            ids[path] = {unquote(i) for i in IDS.findall(text)}
-        return ids[path]
+    def anchors(name: str) -> set[str]:
+        if name not in ids:
+            text = (site / name).read_text(encoding="utf-8", errors="replace")
+            ids[name] = {unquote(i) for i in IDS.findall(text)}
+        return ids[name]
 
-    for page in sorted(site.rglob("*.html")):
-        if "pagefind" in page.relative_to(site).parts:
+    for name in sorted(files):
+        if not name.endswith(".html") or name.split("/", 1)[0] == "pagefind":
             continue
         report.pages += 1
-        text = TEMPLATE.sub("", page.read_text(encoding="utf-8"))
-        name = str(page.relative_to(site))
+        text = TEMPLATE.sub("", (site / name).read_text(encoding="utf-8"))
         for tag, url in ATTR.findall(text):
             report.links += 1
             url = url.replace("&amp;", "&")
@@ -73,14 +82,14 @@ def check_site(site: Path, check_anchors: bool = True) -> LinkReport:
                     report.external_loads.append((name, url))
                 continue
             if url.startswith("#"):
-                target = page
+                target = name
             else:
-                target = _target(site, page, url)
-                if not target.is_file():
+                target = _target(files, name, url)
+                if target not in files:
                     report.broken.append((name, url))
                     continue
             fragment = urlsplit(url).fragment
-            wanted = check_anchors and fragment and target.suffix == ".html"
+            wanted = check_anchors and fragment and target.endswith(".html")
             if wanted and unquote(fragment) not in anchors(target):
                 report.broken.append((name, url))
     for sheet in site.rglob("*.css"):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 from sqlite_utils import Database
 
 from archive.ingest import ingest_captures
@@ -57,13 +59,53 @@ def make_captures_dir(target: Path, dates: tuple[str, ...]) -> Path:
     return target
 
 
+BUILT = "built"  # the marker a finished shared folder holds: a killed builder leaves none
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]
+) -> Path:
+    """The folder `name`, filled by `build` once per test run.
+
+    Under pytest-xdist each worker is a session of its own; the first to ask builds the
+    folder beside the workers' own temporary folders, under a file lock, and the others wait
+    for it and read it. The folder is only read after it is built."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / f"shared-{name}"
+    with FileLock(f"{folder}.lock"):
+        if not (folder / BUILT).exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            (folder / BUILT).write_text("")
+    return folder
+
+
+def ingested_copy(
+    tmp_path_factory: pytest.TempPathFactory, name: str, captures: Path | None
+) -> Database:
+    """A store of the captures in `captures` (None: every committed capture), ingested once
+    per test run and copied for this session, which may write to its copy."""
+
+    def ingest(folder: Path) -> None:
+        db = open_store(folder / "rules.db")
+        report = ingest_captures(db, captures) if captures else ingest_captures(db)
+        assert not report.failed, report.failed
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
+
+    shared = built_once(tmp_path_factory, f"{name}-ingested", ingest)
+    path = tmp_path_factory.mktemp(name) / "rules.db"
+    shutil.copyfile(shared / "rules.db", path)
+    return open_store(path)
+
+
 @pytest.fixture(scope="session")
 def full_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     """Every committed capture ingested into one store (about ten seconds)."""
-    path = tmp_path_factory.mktemp("full") / "rules.db"
-    db = open_store(path)
-    report = ingest_captures(db)
-    assert not report.failed, report.failed
+    db = ingested_copy(tmp_path_factory, "full", None)
     yield db
     db.close()
 
@@ -78,10 +120,7 @@ def small_store(
     tmp_path_factory: pytest.TempPathFactory, small_captures: Path
 ) -> Iterator[Database]:
     """The releases in SMALL_RELEASES only: enough for the face-down story."""
-    path = tmp_path_factory.mktemp("small") / "rules.db"
-    db = open_store(path)
-    report = ingest_captures(db, small_captures)
-    assert not report.failed, report.failed
+    db = ingested_copy(tmp_path_factory, "small", small_captures)
     yield db
     db.close()
 
@@ -114,12 +153,15 @@ def small_lineage(small_store: Database) -> Database:
 
 @pytest.fixture(scope="session")
 def small_site(tmp_path_factory: pytest.TempPathFactory, small_lineage: Database) -> Path:
-    """The static site built from the small store (with its search index)."""
+    """The static site built from the small store (with its search index), once per test
+    run; tests only read it. Every session's small store is a copy of the one store and runs
+    the same stages, so the site is the one each of them would build."""
     from renderer.build import build_site
 
-    out = tmp_path_factory.mktemp("site") / "_site"
-    build_site(small_lineage, out)
-    return out
+    def build(folder: Path) -> None:
+        build_site(small_lineage, folder / "_site")
+
+    return built_once(tmp_path_factory, "small-site", build) / "_site"
 
 
 @pytest.fixture(scope="session")

@@ -49,10 +49,13 @@ def test_no_glossary_name_is_a_definition(small_site: Path) -> None:
 
 
 def test_the_rule_index_shows_titles_by_section(small_site: Path) -> None:
-    html = (small_site / "rule/index.html").read_text(encoding="utf-8")
+    index = (small_site / "rule/index.html").read_text(encoding="utf-8")
+    assert '<a href="/numbers/7/#s-708">708</a> Face-Down Spells and Permanents' in index
+    assert "/rule/708.2a/" not in index  # the numbers are on the chapter's page
+    html = (small_site / "numbers/7/index.html").read_text(encoding="utf-8")
     assert '<a href="#s-708">708</a> Face-Down Spells and Permanents' in html
-    section = html.split('<h3 id="s-708">')[1].split("</section>")[0]
-    assert "Face-Down Spells and Permanents" in section.split("</h3>")[0]
+    section = html.split('<h2 id="s-708">')[1].split("</section>")[0]
+    assert "Face-Down Spells and Permanents" in section.split("</h2>")[0]
     item = re.search(
         r'<li class="d2"><a href="/rule/708\.2a/">708\.2a</a> ([^<]*)<span class="meta">([^<]*)<',
         section,
@@ -60,5 +63,6 @@ def test_the_rule_index_shows_titles_by_section(small_site: Path) -> None:
     assert item is not None
     assert item.group(1).startswith("If a face-up permanent is turned face down")
     assert item.group(2) == "2021–today"
-    retired = re.search(r'"/rule/502\.26/">502\.26</a> Morph <span class="meta">([^<]*)<', html)
+    morph = (small_site / "numbers/5/index.html").read_text(encoding="utf-8")
+    retired = re.search(r'"/rule/502\.26/">502\.26</a> Morph <span class="meta">([^<]*)<', morph)
     assert retired is not None and retired.group(1) == "2002–2009, retired"

@@ -147,6 +147,82 @@ def test_5_a_glossary_entry_gives_its_rule_text_to_the_rules(rewrite_2009: Align
     assert rewrite_2009.kind("701.8c") == "split"
 
 
+def test_5_a_passage_kept_in_order_is_a_piece_of_its_entry(rewrite_2009: Aligned) -> None:
+    """2009: the entries "Unless" and "Ability Word" became short definitions; their old text,
+    reworded a little, is now 116.12a and 206.2c. Some of the piece's words stayed in the
+    entry's new definition, so fewer of them are among the words it lost, but they are in the
+    entry's order. A rule that only shares an entry's vocabulary ("X" and 602.2a, both about
+    costs) holds no passage of it and is no piece."""
+    result, new = rewrite_2009.result, rewrite_2009.new
+
+    def pieces(entry: str) -> list[str]:
+        return [new[n].label for n in result.splits.get(rewrite_2009.old_index[entry], [])]
+
+    assert pieces("Unless") == ["116.12a"]
+    assert pieces("Ability Word") == ["206.2c"]
+    assert rewrite_2009.successor["Unless"] == "Unless"
+    assert "602.2a" not in pieces("X")
+
+
+def test_5_a_piece_among_its_sources_family_is_found(rewrite_2009: Aligned) -> None:
+    """2009: 309.1 (blockers declared: triggers, then priority) became 509.4 and 509.5; the
+    subrules 509.4a-f stand between the two, too far for the neighbourhood, but 509.5 is a
+    rule of the same section as 309.1's successor."""
+    assert rewrite_2009.successor["309.1"] == "509.4"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["309.1"]]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["509.5"]
+
+
+def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
+    """2009: the Two-Headed Giant life payment rule 215.4a went to 117.4a and was restated
+    word for word as 806.9d. Its context was against 806.9d in the first round and 215.4a
+    was taken by then, so the strong similarity must still be remembered as 806.9d's
+    nearest clause for the restatement to be found."""
+    assert rewrite_2009.successor["215.4a"] == "117.4a"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["215.4a"]]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["806.9d"]
+
+
+def test_5_a_rule_made_on_another_keywords_template_is_no_restatement(
+    full_store: Database,
+) -> None:
+    """2007-05-01: Fortify (502.65a) was written on Equip's template (502.33a), and is as
+    similar to it as a restatement is to its source; but it names its own keyword, which
+    neither 502.33a nor its successor says: it is a new rule, no piece of Equip."""
+    aligned = Aligned(full_store, "2007-02-01", "2007-05-01")
+    assert aligned.successor["502.33a"] == "502.33a"
+    assert aligned.kind("502.65a") == "added"
+    assert aligned.result.splits.get(aligned.old_index["502.33a"], []) == []
+
+
+def test_5_what_was_said_twice_and_is_said_once_is_a_merge(full_store: Database) -> None:
+    """2022-10-07: 723.2a (the planar deck) and 723.2d (the scheme deck) said the same of
+    two decks; 724.2a says it of every supplementary deck. No word of 723.2d is new there,
+    but it is a passage of 724.2a, next to where 723.2a went."""
+    aligned = Aligned(full_store, "2022-09-08", "2022-10-07")
+    assert aligned.successor["723.2a"] == "724.2a"
+    assert aligned.ending("723.2d") == "merged"
+    olds = aligned.result.merges[aligned.new_index["724.2a"]]
+    assert [aligned.old[o].label for o in olds] == ["723.2d"]
+
+
+def test_5_a_first_sentence_ends_after_its_closing_quote(rewrite_2009: Aligned) -> None:
+    """2009: 419.8a opens 'Some effects apply to damage from a source-for example, "... prevent
+    that damage."' and goes on 'If an effect requires a player to choose a source ...'. Its
+    statement is the first sentence only: 608.7 carries it, 608.7a the second sentence."""
+    assert rewrite_2009.successor["419.8a"] == "608.7"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["419.8a"]]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["608.7a"]
+
+
+def test_5_a_term_in_quotation_marks_is_the_same_term(rewrite_2009: Aligned) -> None:
+    """2009: the entry '"As Though"' lost its quotation marks; its rule text went to 608.4
+    and 608.4a."""
+    assert rewrite_2009.successor['"As Though"'] == "As Though"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index['"As Though"']]
+    assert [rewrite_2009.new[n].label for n in pieces] == ["608.4", "608.4a"]
+
+
 def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
     """2009: 107.3d (X in a morph cost) came from the entry "X". A rule that already held a
     passage is its source, not the glossary; but a heading such as "Morph" shares all of its

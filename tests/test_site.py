@@ -116,9 +116,13 @@ def test_history_of_the_face_down_rule(small_site: Path) -> None:
 def test_scenarios_beside_the_clauses_they_cite(small_site: Path) -> None:
     """The face-down characteristics clause (502.26e → 707.2a → 708.2a) lists the executable
     examples citing it, each with its outcome per era and a working link to /examples/."""
+    # The histories the number's page links to (reading all 4,000 history pages is slow).
+    linked = set(
+        re.findall(r'href="/history/([^"]+)/"', read(small_site, "rule/708.2a/index.html"))
+    )
     histories = [
         p
-        for p in (small_site / "history").glob("*/*/index.html")
+        for p in (small_site / "history" / name / "index.html" for name in linked)
         if re.search(r"History of rule [^<]*707\.2a → 708\.2a<", p.read_text(encoding="utf-8"))
     ]
     assert len(histories) == 1
@@ -144,7 +148,6 @@ def test_scenarios_beside_the_clauses_they_cite(small_site: Path) -> None:
     run = read(small_site, "rule/708.2a/2021-07-12/index.html")
     assert "Executable examples that cite this clause" in run
     assert f'href="/examples/#{ids[0]}"' in run
-    assert check_site(small_site).ok
 
 
 def test_the_examples_page_names_its_sources_for_readers(small_site: Path) -> None:

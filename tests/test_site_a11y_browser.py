@@ -36,6 +36,7 @@ PAGES: dict[str, str | None] = {
     "compare.html": "/compare/",
     "history.html": "/history/2002-10-07/504.2/",  # the face-down rule: numbers, examples
     "rule_index.html": "/rule/",
+    "rule_chapter.html": "/numbers/5/",  # retired numbers (502.26 morph) beside current ones
     "rule.html": "/rule/708.2/",  # a number that named clauses in several eras
     "rule_run.html": "/rule/504.2/2008-02-01/",
     "renumbering_index.html": "/renumbering/",
