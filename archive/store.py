@@ -517,3 +517,25 @@ def m011_derived_answers(db: Database) -> None:
         );
         """
     )
+
+
+@migrations()
+def m012_diff_reads(db: Database) -> None:
+    """What the diff of any two releases reads, made quick to read:
+
+    - `word_diffs`, computed once by the pipeline (`lineage.answers`): the shape of the diff
+      of two texts of one clause (`archive.worddiff.diff_shape`), under the key of the two
+      texts (`archive.worddiff.pair_key`); `lineage.stored_diffs` reads them;
+    - an index that holds every column `lineage.evidence.evidence_between` reads, in its
+      order, so that the events of a span of releases come without a sort or a table lookup.
+    """
+    db.executescript(
+        """
+        CREATE TABLE word_diffs (
+            key TEXT PRIMARY KEY,
+            shape TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX lineage_events_evidence
+            ON lineage_events(release, id, lineage_id, method, score, weak);
+        """
+    )

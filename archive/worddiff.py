@@ -11,6 +11,7 @@ result is independent of the machine's speed, and identical to the pure-Python e
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections import OrderedDict
@@ -241,6 +242,49 @@ def _compute(pairs: list[tuple[str, str]], workers: int) -> list[Diff]:
 
 def _diff_chunk(pairs: list[tuple[str, str]]) -> list[Diff]:
     return [word_diff(a, b) for a, b in pairs]
+
+
+_SIGN = {DELETE: "-", EQUAL: "=", INSERT: "+"}
+_SHAPE_STEP = re.compile(r"([-=+])(\d+)")
+
+
+def pair_key(a: str, b: str) -> str:
+    """The key of the diff of `a` into `b` where diffs are kept (sha1 of both texts)."""
+    return hashlib.sha1(f"{a}\x00{b}".encode()).hexdigest()
+
+
+def diff_shape(diff: Diff) -> str:
+    """A diff without its texts: each operation and its length, as in "=12-3+5".
+
+    The texts come back from the two sides (`diff_of_shape`), so a stored diff costs a few
+    bytes.
+
+    >>> diff_shape([(0, "face-down "), (-1, "in play"), (1, "on the battlefield")])
+    '=10-7+18'
+    """
+    return "".join(f"{_SIGN[op]}{len(text)}" for op, text in diff)
+
+
+def diff_of_shape(shape: str, a: str, b: str) -> Diff:
+    """The diff of `a` into `b` that `diff_shape` gave `shape`.
+
+    >>> diff_of_shape("=10-7+18", "face-down in play", "face-down on the battlefield")
+    [(0, 'face-down '), (-1, 'in play'), (1, 'on the battlefield')]
+    """
+    diff: Diff = []
+    i = j = 0
+    for sign, digits in _SHAPE_STEP.findall(shape):
+        size = int(digits)
+        if sign == "=":
+            diff.append((EQUAL, a[i : i + size]))
+            i, j = i + size, j + size
+        elif sign == "-":
+            diff.append((DELETE, a[i : i + size]))
+            i += size
+        else:
+            diff.append((INSERT, b[j : j + size]))
+            j += size
+    return diff
 
 
 def old_side(diff: list[tuple[int, str]]) -> str:

@@ -17,6 +17,10 @@
 - `release_changes`: the change list from the release before to each release,
   `lineage.compare.diff_releases` without word diffs (THE change list; the CLI's `diff` prints
   the same for neighbours).
+- `word_diffs`: the word diff of every two texts of one clause (its words and examples) that
+  two releases can set against each other, an earlier one into a later one: the diff of any
+  two releases reads them (`lineage.stored_diffs`) instead of diffing (kept by the key of the
+  two texts, so a row never goes stale; a full recompute drops the rows no clause needs).
 - `derived_state`: which lineage alignment each release's answers were computed from.
 
 Incremental like the lineages: from the first release whose alignment changed, everything
@@ -32,11 +36,14 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.worddiff import diff_of_shape, diff_shape, pair_key, word_diffs
+from lineage.align import GROUP
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
+from lineage.stored_diffs import member_text, needs_diffing
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 2  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 3  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -80,6 +87,7 @@ def build_derived(db: Database) -> dict[str, Any]:
         _store_blame(db, start)
         _store_changes(db, redo)
         report["wordings"] = _store_wordings(db, before[-1] if before else None)
+        report["word_diffs"] = _store_word_diffs(db, start, everything=not before)
         wanted = signature(db)
         db.conn.executemany(
             "INSERT OR REPLACE INTO derived_state (release, signature) VALUES (?, ?)",
@@ -194,6 +202,98 @@ def _store_changes(db: Database, dates: list[str]) -> None:
                 for position, change in enumerate(result["changes"])
             ],
         )
+
+
+def _store_word_diffs(db: Database, start: str, everything: bool) -> int:
+    """Diff, and store, each text of a clause in the releases from `start` on against each
+    earlier text of that clause (see `word_diffs` above); returns how many were diffed."""
+    needed = _texts_to_diff(db, start)
+    if everything:
+        db.conn.execute("DROP TABLE IF EXISTS temp.needed_diffs")
+        db.conn.execute("CREATE TEMP TABLE needed_diffs (key TEXT PRIMARY KEY) WITHOUT ROWID")
+        db.conn.executemany("INSERT INTO temp.needed_diffs VALUES (?)", [(k,) for k in needed])
+        db.conn.execute("DELETE FROM word_diffs WHERE key NOT IN temp.needed_diffs")
+        db.conn.execute("DROP TABLE temp.needed_diffs")
+    have = {row[0] for row in db.execute("SELECT key FROM word_diffs")}
+    todo = [(key, pair) for key, pair in needed.items() if key not in have]
+    diffs = word_diffs([pair for _key, pair in todo])
+    rows = []
+    for (key, (a, b)), diff in zip(todo, diffs, strict=True):
+        shape = diff_shape(diff)
+        if diff_of_shape(shape, a, b) == diff:  # else the reader diffs it: never a wrong one
+            rows.append((key, shape))
+    db.conn.executemany("INSERT INTO word_diffs (key, shape) VALUES (?, ?)", rows)
+    return len(todo)
+
+
+class _MemberTexts:
+    """The texts `lineage.compare.load_members` reads for the clauses of a release: words,
+    then a rule's examples."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.words = dict(db.execute("SELECT hash, text FROM clause_versions").fetchall())
+        self.captures = dict(db.execute("SELECT date, capture_id FROM releases").fetchall())
+        self.examples: dict[tuple[int, str | None], list[str]] = defaultdict(list)
+        for capture, parent, version in db.execute(
+            "SELECT capture_id, parent, version_hash FROM parts WHERE kind = 'example'"
+            " ORDER BY capture_id, position"
+        ):
+            self.examples[(capture, parent)].append(self.words[version])
+
+    def text(self, release: str, kind: str, number: str | None, version: str) -> str:
+        rule = GROUP[kind] == "rule"
+        found = self.examples.get((self.captures[release], number), []) if rule else []
+        return member_text(self.words[version], found)
+
+    def of_release(self, release: str) -> dict[int, str]:
+        """Lineage -> its clause's text in `release`."""
+        rows = self.db.execute(
+            """SELECT m.lineage_id, p.kind, p.number, p.version_hash
+               FROM lineage_members m JOIN parts p ON p.id = m.part_id WHERE m.release = ?""",
+            [release],
+        )
+        return {row[0]: self.text(release, *row[1:]) for row in rows}
+
+
+def _texts_to_diff(db: Database, start: str) -> dict[str, tuple[str, str]]:
+    """Key -> (earlier text, later text) of one clause, for its texts from `start` on."""
+    texts = _MemberTexts(db)
+    members = db.execute(
+        """SELECT m.lineage_id, m.release, p.kind, p.number, p.version_hash
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           WHERE m.lineage_id IN (SELECT value FROM json_each(?))
+           ORDER BY m.lineage_id, m.release, p.position""",
+        [json.dumps(sorted(_changed_lineages(db, start, texts)))],
+    )
+    needed: dict[str, tuple[str, str]] = {}
+    for _lineage, group in groupby(members, key=lambda row: row[0]):
+        earlier: dict[str, None] = {}  # its texts so far, in order
+        text: str | None = None
+        for _id, release, kind, number, version in group:
+            previous, text = text, texts.text(release, kind, number, version)
+            if release >= start and text != previous:
+                for old in earlier:
+                    if needs_diffing(old, text):
+                        needed[pair_key(old, text)] = (old, text)
+            earlier[text] = None
+    return needed
+
+
+def _changed_lineages(db: Database, start: str, texts: _MemberTexts) -> set[int]:
+    """The lineages whose text in a release from `start` on is not their text in the release
+    before (or that were not in it): only they can need new pairs."""
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    before = [day for day in dates if day < start]
+    previous = texts.of_release(before[-1]) if before else {}
+    changed: set[int] = set()
+    for day in (day for day in dates if day >= start):
+        current = texts.of_release(day)
+        changed.update(
+            lineage for lineage, text in current.items() if previous.get(lineage) != text
+        )
+        previous = current
+    return changed
 
 
 def _store_wordings(db: Database, previous: str | None) -> int:

@@ -7,9 +7,12 @@ one only in the new release was added (or split off one that was there).
 
 from __future__ import annotations
 
+import gc
 import json
 from collections import Counter
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +20,10 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.query import canonical_number, resolve_release
-from archive.worddiff import word_diffs
 from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
-from lineage.derived import annotate_diff
+from lineage.derived import annotate_diff, derived_releases
 from lineage.evidence import add_evidence
+from lineage.stored_diffs import member_text, stored_word_diffs
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
@@ -44,8 +47,45 @@ def diff_releases(
     old_release, new_release = resolve_release(db, old), resolve_release(db, new)
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
-    before, after = load_members(db, old_release, words), load_members(db, new_release, words)
-    return compare_members(db, (old_release, before), (new_release, after), rule_prefix, words)
+    with _collector_paused():
+        before = load_members(db, old_release, words)
+        after = load_members(db, new_release, words)
+        return compare_members(
+            db,
+            (old_release, before),
+            (new_release, after),
+            rule_prefix,
+            words,
+            _stored_kinds(db, old_release, new_release),
+        )
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a change list is made: it allocates tens of
+    thousands of small dicts and lists, none in a cycle, which the collector would otherwise
+    walk again and again (a quarter of the time of a long diff)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _stored_kinds(db: Database, old: str, new: str) -> dict[int, str] | None:
+    """Lineage -> kind of change from `old` to `new` when `release_changes` holds them (`old`
+    is the release `new` is compared with: `compared_with`), else None. A lineage of both
+    releases that the table does not list is unchanged."""
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    if compared_with(dates, derived_releases(db)).get(new) != old:
+        return None
+    return dict(
+        db.execute(
+            "SELECT lineage_id, kind FROM release_changes WHERE release = ?", [new]
+        ).fetchall()
+    )
 
 
 def compare_members(
@@ -54,8 +94,10 @@ def compare_members(
     new: tuple[str, dict[int, _Member]],
     rule_prefix: str | None = None,
     words: bool = True,
+    kinds: dict[int, str] | None = None,
 ) -> dict[str, Any]:
-    """The change list of two releases' loaded members (see `diff_releases`)."""
+    """The change list of two releases' loaded members (see `diff_releases`); `kinds`, when
+    given, are the kinds of change already computed (`release_changes`)."""
     (old_release, before), (new_release, after) = old, new
     number_map = {
         before[lid].clause.number: after[lid].clause.number for lid in before.keys() & after.keys()
@@ -64,7 +106,9 @@ def compare_members(
     changes, summary = [], Counter[str]()
     for lineage_id in _in_order(before, after):
         change = _change(lineage_id, before, after, links)
-        if change["kind"] is None:
+        if change["kind"] is None and kinds is not None:
+            change["kind"] = kinds.get(lineage_id, UNCHANGED)
+        elif change["kind"] is None:
             change["kind"] = kind_of_change(
                 before[lineage_id].clause, after[lineage_id].clause, number_map
             )
@@ -78,7 +122,7 @@ def compare_members(
     add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
     pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     if words:
-        for change, diff in zip(changes, word_diffs(pairs), strict=True):
+        for change, diff in zip(changes, stored_word_diffs(db, pairs), strict=True):
             change["diff"] = diff
     return annotate_diff(
         db,
@@ -112,7 +156,7 @@ def load_members(db: Database, release: str, words: bool = True) -> dict[int, _M
             if found:
                 member.clause.examples = "\n".join(normalised for normalised, _text in found)
                 if words:
-                    member.text = "\n".join([member.text, *(t for _normalised, t in found)])
+                    member.text = member_text(member.text, [t for _normalised, t in found])
     return members
 
 

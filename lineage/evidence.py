@@ -35,15 +35,16 @@ def evidence_between(db: Database, old: str, new: str) -> dict[int, dict[str, An
 
     Only lineages with a decision in the releases after `old` up to `new` are listed.
     """
-    found: dict[int, dict[str, Any]] = {}
-    for lineage_id, method, score, weak in db.execute(
+    rows = db.execute(
         """SELECT lineage_id, method, score, weak FROM lineage_events
            WHERE release > ? AND release <= ? ORDER BY release, id""",
         [old, new],
-    ):
-        if lineage_id not in found or (weak and not found[lineage_id]["weak"]):
-            found[lineage_id] = evidence(method, score, weak)
-    return found
+    ).fetchall()
+    # the first decision of each lineage (read backwards, the first one is written last),
+    # then the first weak one where there is one (few are)
+    first = {row[0]: row for row in reversed(rows)}
+    first.update({row[0]: row for row in reversed(rows) if row[3]})
+    return {lineage_id: evidence(*row[1:]) for lineage_id, row in first.items()}
 
 
 def evidence_by_release(db: Database) -> dict[tuple[str, int], dict[str, Any]]:

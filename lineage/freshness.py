@@ -27,6 +27,7 @@ REQUIRED_TABLES = (
     "release_counts",
     "release_changes",
     "derived_state",
+    "word_diffs",
     "example_records",
     "example_state",
 )

@@ -48,7 +48,7 @@ def _reopen(site: Site) -> None:
     """In a forked worker: its own connections (never share SQLite handles across fork)."""
     path = site.db.conn.execute("PRAGMA database_list").fetchone()[2]
     site.db = Database(path)
-    site.diffs.reopen()
+    site.diffs.reopen(site.db)
 
 
 def build_site(
@@ -80,7 +80,7 @@ def build_site(
             f"{out}: the last build into it did not finish; every page is rendered again"
         )
     urls = write_assets(out, asset_sources(cache=state / "cache"))
-    diffs = DiffCache(state / "cache")
+    diffs = DiffCache(state / "cache", db)
     site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
     install(site)
     report.timings["model"] = round(time.perf_counter() - start, 2)

@@ -1,23 +1,27 @@
 """Word diffs remembered across builds, so a rebuild only diffs wordings it has not seen.
 
-Kept in `cache/diffs.sqlite` of the build's state folder (`renderer.state`), keyed by the
-sha1 of both texts.
+Most come from the store, whose pipeline diffed every two texts of a clause once
+(`word_diffs`, see `lineage.stored_diffs`); the others (a text the store keeps with its
+examples) are kept in `cache/diffs.sqlite` of the build's state folder (`renderer.state`).
+Both are keyed by the sha1 of both texts (`archive.worddiff.pair_key`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from pathlib import Path
 
-from archive.worddiff import word_diff
+from sqlite_utils import Database
+
+from archive.worddiff import diff_of_shape, pair_key, word_diff
 
 Ops = list[tuple[int, str]]
 
 
 class DiffCache:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, store: Database) -> None:
+        self.store = store
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / "diffs.sqlite"
         self.conn = sqlite3.connect(self.path)
@@ -26,21 +30,29 @@ class DiffCache:
         self.new: dict[str, str] = {}
 
     def diff(self, old: str, new: str) -> Ops:
-        key = hashlib.sha1(f"{old}\x00{new}".encode()).hexdigest()
+        key = pair_key(old, new)
         found = self.memory.get(key)
-        if found is not None:
-            return found
-        row = self.conn.execute("SELECT ops FROM diffs WHERE key = ?", [key]).fetchone()
-        if row:
-            ops: Ops = [(op, text) for op, text in json.loads(row[0])]
-        else:
-            ops = word_diff(old, new)
-            self.new[key] = json.dumps(ops, ensure_ascii=False)
-        self.memory[key] = ops
-        return ops
+        if found is None:
+            found = self._stored(key, old, new)
+        if found is None:
+            found = self._kept(key)
+        if found is None:
+            found = word_diff(old, new)
+            self.new[key] = json.dumps(found, ensure_ascii=False)
+        self.memory[key] = found
+        return found
 
-    def reopen(self) -> None:
-        """A new connection (in a forked worker)."""
+    def _stored(self, key: str, old: str, new: str) -> Ops | None:
+        row = self.store.execute("SELECT shape FROM word_diffs WHERE key = ?", [key]).fetchone()
+        return diff_of_shape(row[0], old, new) if row else None
+
+    def _kept(self, key: str) -> Ops | None:
+        row = self.conn.execute("SELECT ops FROM diffs WHERE key = ?", [key]).fetchone()
+        return [(op, text) for op, text in json.loads(row[0])] if row else None
+
+    def reopen(self, store: Database) -> None:
+        """New connections (in a forked worker)."""
+        self.store = store
         self.conn = sqlite3.connect(self.path)
 
     def drain(self) -> dict[str, str]:

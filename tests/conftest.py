@@ -86,17 +86,19 @@ def built_once(
 def ingested_copy(
     tmp_path_factory: pytest.TempPathFactory, name: str, captures: Path | None
 ) -> Database:
-    """A store of the captures in `captures` (None: every committed capture), ingested once
-    per test run and copied for this session, which may write to its copy."""
+    """A store of the captures in `captures` (None: every committed capture) with every
+    stage of the pipeline run, built once per test run and copied for this session, which
+    may write to its copy. (A test that needs a store without lineages builds its own.)"""
 
     def ingest(folder: Path) -> None:
         db = open_store(folder / "rules.db")
         report = ingest_captures(db, captures) if captures else ingest_captures(db)
         assert not report.failed, report.failed
+        run_stages(db)
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         db.close()
 
-    shared = built_once(tmp_path_factory, f"{name}-ingested", ingest)
+    shared = built_once(tmp_path_factory, f"{name}-store", ingest)
     path = tmp_path_factory.mktemp(name) / "rules.db"
     shutil.copyfile(shared / "rules.db", path)
     return open_store(path)
@@ -104,7 +106,8 @@ def ingested_copy(
 
 @pytest.fixture(scope="session")
 def full_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    """Every committed capture ingested into one store (about ten seconds)."""
+    """Every committed capture ingested into one store, its lineages and derived answers
+    built (one to two minutes, once per run)."""
     db = ingested_copy(tmp_path_factory, "full", None)
     yield db
     db.close()
@@ -119,7 +122,8 @@ def small_captures(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def small_store(
     tmp_path_factory: pytest.TempPathFactory, small_captures: Path
 ) -> Iterator[Database]:
-    """The releases in SMALL_RELEASES only: enough for the face-down story."""
+    """The releases in SMALL_RELEASES only (enough for the face-down story), every stage
+    run."""
     db = ingested_copy(tmp_path_factory, "small", small_captures)
     yield db
     db.close()
@@ -141,7 +145,7 @@ def run_stages(db: Database) -> Database:
 @pytest.fixture(scope="session")
 def full_lineage(full_store: Database) -> Database:
     """The full store with every stage of the pipeline run (lineages, derived answers,
-    examples: some fifteen seconds more)."""
+    examples): full_store has run them, so each stage finds itself current."""
     return run_stages(full_store)
 
 

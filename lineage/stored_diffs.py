@@ -1,0 +1,46 @@
+"""Word diffs read from the store: the pipeline (`lineage.answers`) diffs, once, every two
+wordings of a clause that some pair of releases can set against each other, and keeps each
+diff's shape (`archive.worddiff.diff_shape`) under the key of its two texts.
+
+A diff of any two releases then reads its word diffs instead of computing them; a pair the
+store lacks (a store written before a text changed its make-up) is diffed here, with the
+same result.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+
+from archive.worddiff import Diff, diff_of_shape, pair_key, word_diffs
+
+
+def member_text(text: str, examples: list[str]) -> str:
+    """What a clause's word diff covers: its words, then its examples, one a line."""
+    return "\n".join([text, *examples]) if examples else text
+
+
+def needs_diffing(a: str, b: str) -> bool:
+    """Only two different, non-empty texts need a word diff (the others are one operation)."""
+    return bool(a) and bool(b) and a != b
+
+
+def stored_word_diffs(db: Database, pairs: list[tuple[str, str]]) -> list[Diff]:
+    """`archive.worddiff.word_diffs` of `pairs`, read from the store where it has them."""
+    keys = {i: pair_key(a, b) for i, (a, b) in enumerate(pairs) if needs_diffing(a, b)}
+    shapes: dict[str, str] = dict(
+        db.execute(
+            "SELECT key, shape FROM word_diffs WHERE key IN (SELECT value FROM json_each(?))",
+            [json.dumps(sorted(set(keys.values())))],
+        ).fetchall()
+    )
+    results: list[Diff | None] = [None] * len(pairs)
+    for i, key in keys.items():
+        shape = shapes.get(key)
+        if shape is not None:
+            results[i] = diff_of_shape(shape, *pairs[i])
+    todo = [i for i, diff in enumerate(results) if diff is None]
+    for i, diff in zip(todo, word_diffs([pairs[i] for i in todo]), strict=True):
+        results[i] = diff
+    return [diff for diff in results if diff is not None]
