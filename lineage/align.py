@@ -51,6 +51,7 @@ REFERENCE_NUMBER = re.compile(
     r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?:-(?:\d{3}(?:\.\d+[a-z]?)?|[a-z])(?![\w]))?(?![\w])"
 )
 _WORD = re.compile(r"\w+")
+OBSOLETE = re.compile(r"\(Obsolete\)", re.IGNORECASE)
 _TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
 _TERM_QUOTES = "\"'\u201c\u201d\u2018\u2019"  # '"As Though"' is the entry As Though
 
@@ -316,10 +317,13 @@ def _formatting_key(text: str) -> str:
 
 
 def _bare_term(clause: Clause) -> str | None:
-    """A glossary term without its note: "In Play (Obsolete)" -> "in play"."""
+    """A glossary term without its note: "Fizzle (Informal)" -> "fizzle". An obsolete term
+    keeps its mark: "Totem Armor (Obsolete)" (2024) is a new entry pointing to the one that
+    continues "Totem Armor" under its new name, Umbra Armor; similarity decides which."""
     if clause.kind != "glossary" or not clause.title:
         return None
-    return _TERM_NOTE.sub("", clause.title).strip().strip(_TERM_QUOTES).lower()
+    bare = _TERM_NOTE.sub("", clause.title).strip().strip(_TERM_QUOTES).lower()
+    return f"{bare} (obsolete)" if OBSOLETE.search(clause.title) else bare
 
 
 def _pair_equal(

@@ -275,6 +275,16 @@ def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
         assert rewrite_2009.result.matches.get(rewrite_2009.new_index[new_term]) is None
 
 
+def test_1_a_term_made_obsolete_is_no_proof_of_identity(full_store: Database) -> None:
+    """2024-06-07: Totem Armor was renamed Umbra Armor (same definition, the new name in its
+    reference), and a new entry "Totem Armor (Obsolete)" points to it. The entry continues
+    as Umbra Armor; the obsolete one is new."""
+    aligned = Aligned(full_store, "2024-04-10", "2024-06-07")
+    assert aligned.successor["Totem Armor"] == "Umbra Armor"
+    assert aligned.kind("Umbra Armor") == "renumbered+reworded"
+    assert aligned.kind("Totem Armor (Obsolete)") == "added"
+
+
 def test_5_a_clause_folded_into_its_siblings_rewrite_is_merged(full_store: Database) -> None:
     """2015-07-17: 701.16d (a replacement effect moves the objects: no shuffle) was folded
     into the rewrite of its sibling 701.16c; few of its words are new there, but the words
