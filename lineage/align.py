@@ -897,11 +897,12 @@ class _Context:
         old, new = self.old[o], self.new[n]
         bonus = 0.0
         # the old parent went where the new clause's parent is, or somewhere else; or the
-        # new parent came from somewhere else. A clause that moved one level deeper or
+        # new parent came from somewhere else. A clause that moved one level deeper (a step
+        # of a new rule under its parent's successor) counts as staying there; one level
         # higher (under a heading that became a section) is not penalised.
         if old.parent and old.parent in self.number_map:
             went = self.number_map[old.parent]
-            if went == new.parent:
+            if went == new.parent or self._one_level_deeper(went, new.parent):
                 bonus += 12
             elif not self._one_level(went, new.parent):
                 bonus -= 15
@@ -932,6 +933,11 @@ class _Context:
             )
             self.titles_agree[key] = found
         return found
+
+    def _one_level_deeper(self, went: str | None, parent: str | None) -> bool:
+        """True when `parent` is just under `went`: the clause went one level deeper under its
+        parent's successor (2003: 308.1 -> 308.2a, the declaration became a step of 308.2)."""
+        return went is not None and parent is not None and self.parent_of.get(parent) == went
 
     def _one_level(self, went: str | None, parent: str | None) -> bool:
         """True when `parent` is just under `went`, or just above it."""

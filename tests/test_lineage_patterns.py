@@ -253,6 +253,14 @@ def test_4_rules_of_an_absorbed_heading_follow_its_title(rewrite_2009: Aligned) 
     assert rewrite_2009.successor["409.1a"] == "601.2a"
 
 
+def test_4_a_clause_one_level_deeper_under_its_parents_successor(full_store: Database) -> None:
+    """2003-07-01: the declaration of attackers (308.1) became the first step (308.2a) of the
+    new rule 308.2, still in section 308; the rewritten 308.1 is the step overview, which
+    only a position (the same number) linked to it."""
+    aligned = Aligned(full_store, "2003-05-26", "2003-07-01")
+    assert aligned.successor["308.1"] == "308.2a"
+
+
 def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
     """2009: entries renamed as their definitions were rewritten in a few words; the term
     (vocabulary folded, by stem), the rule cited (509 became 711, 421 became 713) and a
