@@ -26,6 +26,12 @@ def needs_diffing(a: str, b: str) -> bool:
     return bool(a) and bool(b) and a != b
 
 
+def stored_word_diff(db: Database, a: str, b: str) -> Diff | None:
+    """The stored word diff of `a` into `b`, or None when the store lacks it."""
+    row = db.execute("SELECT shape FROM word_diffs WHERE key = ?", [pair_key(a, b)]).fetchone()
+    return diff_of_shape(row[0], a, b) if row else None
+
+
 def stored_word_diffs(db: Database, pairs: list[tuple[str, str]]) -> list[Diff]:
     """`archive.worddiff.word_diffs` of `pairs`, read from the store where it has them."""
     keys = {i: pair_key(a, b) for i, (a, b) in enumerate(pairs) if needs_diffing(a, b)}

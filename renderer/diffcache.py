@@ -14,7 +14,8 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from archive.worddiff import diff_of_shape, pair_key, word_diff
+from archive.worddiff import pair_key, word_diff
+from lineage.stored_diffs import stored_word_diff
 
 Ops = list[tuple[int, str]]
 
@@ -33,7 +34,7 @@ class DiffCache:
         key = pair_key(old, new)
         found = self.memory.get(key)
         if found is None:
-            found = self._stored(key, old, new)
+            found = stored_word_diff(self.store, old, new)
         if found is None:
             found = self._kept(key)
         if found is None:
@@ -41,10 +42,6 @@ class DiffCache:
             self.new[key] = json.dumps(found, ensure_ascii=False)
         self.memory[key] = found
         return found
-
-    def _stored(self, key: str, old: str, new: str) -> Ops | None:
-        row = self.store.execute("SELECT shape FROM word_diffs WHERE key = ?", [key]).fetchone()
-        return diff_of_shape(row[0], old, new) if row else None
 
     def _kept(self, key: str) -> Ops | None:
         row = self.conn.execute("SELECT ops FROM diffs WHERE key = ?", [key]).fetchone()

@@ -40,15 +40,15 @@ class LinkReport:
 
 
 def _target(files: set[str], page: str, url: str) -> str:
-    """The site-relative file a link names ('' for the site's root folder)."""
+    """The site-relative file a link names: a folder's index.html, or the file itself."""
     path = unquote(urlsplit(url).path)
-    base = (
+    joined = (
         path.lstrip("/") if path.startswith("/") else posixpath.join(posixpath.dirname(page), path)
     )
-    base = posixpath.normpath(base) if base else "."
-    base = "" if base == "." else base
-    if path.endswith("/") or base + "/index.html" in files or not base:
-        return f"{base}/index.html" if base else "index.html"
+    base = posixpath.normpath(joined or ".")
+    folder = "" if base == "." else f"{base}/"
+    if path.endswith("/") or not folder or f"{folder}index.html" in files:
+        return f"{folder}index.html"
     return base
 
 
