@@ -974,7 +974,7 @@ def _first_sentence(text: str) -> Counter[str]:
 
 
 def _find_splits_and_merges(
-    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes | None = None
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
 ) -> None:
     """Unpaired new clauses drawn from an old one; unpaired old ones absorbed by a new one.
 
@@ -992,16 +992,28 @@ def _find_splits_and_merges(
     lost = _Difference(old, new, new_of, words_old, words_new)  # old -> words it lost
     gained = _Difference(new, old, old_of, words_new, words_old)  # new -> words it gained
     pieces = _Side(
-        new, old_of, words_new, result.passed_over, result.nearest_new, "piece", PIECE_WORDS, True
+        new,
+        old_of,
+        words_new,
+        result.passed_over,
+        result.nearest_new,
+        "piece",
+        PIECE_WORDS,
+        from_glossary=True,
+        codes=codes,
     )
-    pieces.codes = codes or _WordCodes()
     sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
         result.splits.setdefault(source, []).append(piece)
     absorbed = _Side(
-        old, new_of, words_old, result.passed_over_old, result.nearest_old, ABSORBED_ROLE
+        old,
+        new_of,
+        words_old,
+        result.passed_over_old,
+        result.nearest_old,
+        ABSORBED_ROLE,
+        codes=codes,
     )
-    absorbed.codes = pieces.codes
     homes = _Side(new, old_of, words_new, result.passed_over, result.nearest_new, "")
     for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words):
         result.merges.setdefault(home, []).append(clause)
@@ -1028,7 +1040,7 @@ class _Side:
     role: str  # how `moved_words` names a clause attached from this side
     least_words: int = 1  # fewer words than this never attach
     from_glossary: bool = False  # whether a clause may come from a glossary entry far away
-    codes: _WordCodes | None = None  # to compare word order (with `from_glossary`)
+    codes: _WordCodes | None = None  # to compare word order (the sides that attach)
 
 
 def _family(i: int, side: _Side) -> set[int]:
@@ -1049,18 +1061,31 @@ def _passage_home(
 ) -> tuple[int, float] | None:
     """The candidate that holds clause `i` as a passage (`PASSAGE`), most of its words lost
     there (`PASSAGE_WORDS`) and most in the whole clause (`CONTAINED`), and that share."""
+    words = these.words[i]
+    holding = [j for j in candidates if _contained(words, those.words[j]) >= CONTAINED]
+    return _best_passage(these, those, i, holding, changed, PASSAGE_WORDS)
+
+
+def _best_passage(
+    these: _Side,
+    those: _Side,
+    i: int,
+    candidates: list[int],
+    words_of: dict[int, Counter[str]],
+    least: float,
+) -> tuple[int, float] | None:
+    """The candidate with the largest share of clause `i`'s words in `words_of` (at least
+    `least`) that holds it as a passage, its words in order (`PASSAGE`), and that share."""
     codes = these.codes
     if codes is None:
         return None
-    words, piece = these.words[i], codes.encode(these.clauses[i].normalised)
+    words, text = these.words[i], codes.encode(these.clauses[i].normalised)
     best: tuple[int, float] | None = None
     for j in candidates:
-        share = _contained(words, changed[j])
-        if share < PASSAGE_WORDS or (best is not None and share <= best[1]):
+        share = _contained(words, words_of[j])
+        if share < least or (best is not None and share <= best[1]):
             continue
-        if _contained(words, those.words[j]) < CONTAINED:
-            continue
-        if fuzz.partial_ratio(piece, codes.encode(those.clauses[j].normalised)) >= PASSAGE:
+        if fuzz.partial_ratio(text, codes.encode(those.clauses[j].normalised)) >= PASSAGE:
             best = (j, share)
     return best
 
@@ -1147,18 +1172,7 @@ def _restated_near(
     once (2022-10-07: 723.2a moved the planar deck into a subgame, 723.2d the scheme deck;
     724.2a moves every supplementary deck). Its words moved nowhere, so only their order
     and place can say where it went."""
-    codes = these.codes
-    if codes is None:
-        return None
-    words, text = these.words[i], codes.encode(these.clauses[i].normalised)
-    best: tuple[int, float] | None = None
-    for j in candidates:
-        share = _contained(words, those.words[j])
-        if share < REPEATED or (best is not None and share <= best[1]):
-            continue
-        if fuzz.partial_ratio(text, codes.encode(those.clauses[j].normalised)) >= PASSAGE:
-            best = (j, share)
-    return best
+    return _best_passage(these, those, i, candidates, those.words, REPEATED)
 
 
 def _folded_into_sibling(
