@@ -59,10 +59,9 @@ class _Labelled(Protocol):
     def kind(self) -> str: ...
 
 
-def load_members(db: Database, release: str) -> list[Member]:
-    """The aligned parts of a release's preferred capture as members, in document order.
-
-    The process that writes lineages needs no text; reading it would double its work."""
+def _members(db: Database, release: str) -> list[Member]:
+    """The aligned parts of a release's preferred capture as members, in document order: the
+    release a build continues from (the workers send the others with their alignments)."""
     marks = ", ".join("?" for _ in ALIGNED_KINDS)
     rows = db.execute(
         f"""SELECT parts.id, coalesce(nullif(parts.number, ''), nullif(parts.title, ''), ''),
@@ -190,7 +189,8 @@ def build_lineage(db: Database) -> dict[str, Any]:
 
 
 def _loader(db: Database) -> Callable[[str], list[Clause]]:
-    return lambda release: load_clauses(db, release)
+    texts: dict[str, str] = {}  # the releases around a derived copy share most texts
+    return lambda release: load_clauses(db, release, texts)
 
 
 def _derived_stale(db: Database, everything: list[Any], derived: set[str]) -> bool:
@@ -229,16 +229,16 @@ def _build_official(
         _forget_from(db, min(day for day in (gone, first) if day is not None))
     previous = releases[start - 1][0] if start else None
     lineages = _Lineages.load(db, previous)
-    old = load_members(db, previous) if previous else []
+    old = _members(db, previous) if previous else []
     stored = _member_lineages(db, previous)
     old_ids = [stored[clause.part_id] for clause in old]
     dates = [release for release, _capture in releases]
     pending = alignments(db, [previous, *dates[start:]] if previous else dates[start:])
     if not previous:  # the first release: everything in it is added
-        pending = chain([align([], load_clauses(db, dates[0]))], pending)
-    for index, alignment in zip(range(start, len(releases)), pending, strict=True):
+        opening = load_clauses(db, dates[0])
+        pending = chain([Aligned(align([], opening), members_of(opening))], pending)
+    for index, (alignment, new) in zip(range(start, len(releases)), pending, strict=True):
         release = releases[index][0]
-        new = load_members(db, release)
         old_ids = _store_release(db, lineages, release, (old, old_ids), new, alignment)
         counts = alignment.counts()
         _record_alignment(db, releases, index, counts)
@@ -251,8 +251,20 @@ def _build_official(
     lineages.write(db)
 
 
-def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
-    """The alignment of each release in `dates` with the one before it, in order.
+class Aligned(NamedTuple):
+    """A release aligned with the one before it, and its clauses as members to write."""
+
+    alignment: Alignment
+    members: list[Member]
+
+
+def members_of(clauses: list[Clause]) -> list[Member]:
+    return [Member(clause.part_id, clause.label, clause.kind) for clause in clauses]
+
+
+def alignments(db: Database, dates: list[str]) -> Iterator[Aligned]:
+    """The alignment of each release in `dates` with the one before it, in order, with the
+    release's members: the workers have read them already, so the writer need not.
 
     Worker processes align runs of releases (each reads them from the store file) while
     this process writes; an in-memory store is aligned here.
@@ -276,13 +288,16 @@ def _store_file(db: Database) -> str | None:
     return str(row[2]) if row and row[2] else None
 
 
-def _align_run(db: Database, dates: list[str]) -> list[Alignment]:
+def _align_run(db: Database, dates: list[str]) -> list[Aligned]:
     texts: dict[str, str] = {}
     clauses = [load_clauses(db, date, texts) for date in dates]
-    return [align(old, new) for old, new in zip(clauses, clauses[1:], strict=False)]
+    return [
+        Aligned(align(old, new), members_of(new))
+        for old, new in zip(clauses, clauses[1:], strict=False)
+    ]
 
 
-def _align_run_in_worker(path: str, dates: list[str]) -> list[Alignment]:
+def _align_run_in_worker(path: str, dates: list[str]) -> list[Aligned]:
     db = Database(sqlite3.connect(path))
     try:
         return _align_run(db, dates)
