@@ -72,6 +72,25 @@ class SiteModel:
         return [row["date"] for row in self.releases]
 
     @cached_property
+    def date_index(self) -> dict[str, int]:
+        """release -> its place in `dates`."""
+        return {day: i for i, day in enumerate(self.dates)}
+
+    @cached_property
+    def numbers_by_lineage(self) -> dict[int, dict[str, tuple[str, ...]]]:
+        """lineage -> release -> the numbers the clause carried in it, in document order
+        (indexed once: the pages of each number ask it of many lineages, many times)."""
+        found: dict[int, dict[str, tuple[str, ...]]] = {}
+        for lineage, members in self.members.items():
+            by_release: dict[str, list[str]] = {}
+            for release, number, *_ in members:
+                numbers = by_release.setdefault(release, [])
+                if number and number not in numbers:
+                    numbers.append(number)
+            found[lineage] = {day: tuple(numbers) for day, numbers in by_release.items()}
+        return found
+
+    @cached_property
     def explained_by_lineage(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
         """lineage -> release -> the explanations of its change there (`explained` by lineage,
         indexed once rather than searched once per clause history)."""
