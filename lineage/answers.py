@@ -330,17 +330,25 @@ def _store_wordings(db: Database, previous: str | None) -> int:
             [since],
         )
     }
+    # The lineages to do, each from the release its first open wording began (a new one:
+    # whole); their members are then read through the index by lineage, not by a scan.
+    db.conn.execute("DROP TABLE IF EXISTS temp.redone")
+    db.conn.execute(
+        """CREATE TEMP TABLE redone AS
+           SELECT lineage_id, first FROM temp.open_wordings
+           UNION ALL
+           SELECT id, first_release FROM lineages
+           WHERE id NOT IN (SELECT lineage_id FROM temp.open_wordings)
+             AND id NOT IN (SELECT DISTINCT lineage_id FROM wordings)"""
+    )
     members = db.execute(
         """SELECT m.lineage_id, m.release, m.number, p.version_hash, cv.normalised_hash,
                   b.since, b.text_since
-           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           FROM temp.redone r
+           JOIN lineage_members m ON m.lineage_id = r.lineage_id AND m.release >= r.first
+           JOIN parts p ON p.id = m.part_id
            LEFT JOIN clause_versions cv ON cv.hash = p.version_hash
            LEFT JOIN blame b ON b.part_id = m.part_id
-           LEFT JOIN temp.open_wordings o ON o.lineage_id = m.lineage_id
-           JOIN lineages l ON l.id = m.lineage_id
-           WHERE m.release >= coalesce(o.first, l.first_release)
-             AND (o.lineage_id IS NOT NULL
-                  OR l.id NOT IN (SELECT DISTINCT lineage_id FROM wordings))
            ORDER BY m.lineage_id, m.release, p.position"""
     )
     rows = []
@@ -376,6 +384,7 @@ def _store_wordings(db: Database, previous: str | None) -> int:
         rows,
     )
     db.conn.execute("DROP TABLE temp.open_wordings")
+    db.conn.execute("DROP TABLE temp.redone")
     return len(rows)
 
 
