@@ -21,6 +21,10 @@
   two releases can set against each other, an earlier one into a later one: the diff of any
   two releases reads them (`lineage.stored_diffs`) instead of diffing (kept by the key of the
   two texts, so a row never goes stale; a full recompute drops the rows no clause needs).
+- `change_kinds`: the kind of change between every two states of one clause that two releases
+  can set against each other (`lineage.stored_kinds`): the diff of any two releases reads them
+  instead of naming them (kept by the key of the two states; a full recompute drops the rows
+  no clause needs).
 - `derived_state`: which lineage alignment each release's answers were computed from.
 
 Incremental like the lineages: from the first release whose alignment changed, everything
@@ -37,13 +41,14 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.worddiff import diff_of_shape, diff_shape, pair_key, word_diffs
-from lineage.align import GROUP
+from lineage.align import GROUP, Clause
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
 from lineage.stored_diffs import member_text, needs_diffing
+from lineage.stored_kinds import both_kinds, clause_state, kinds_key
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 3  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 4  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -85,7 +90,8 @@ def build_derived(db: Database) -> dict[str, Any]:
             db.conn.execute(f"DELETE FROM {table} WHERE release >= ?", [start])
         _store_counts(db, redo)
         _store_blame(db, start)
-        _store_changes(db, redo)
+        report["change_kinds"] = _store_change_kinds(db, start, everything=not before)
+        _store_changes(db, redo)  # after the kinds: it reads them
         report["wordings"] = _store_wordings(db, before[-1] if before else None)
         report["word_diffs"] = _store_word_diffs(db, start, everything=not before)
         wanted = signature(db)
@@ -224,6 +230,119 @@ def _store_word_diffs(db: Database, start: str, everything: bool) -> int:
             rows.append((key, shape))
     db.conn.executemany("INSERT INTO word_diffs (key, shape) VALUES (?, ?)", rows)
     return len(todo)
+
+
+def _store_change_kinds(db: Database, start: str, everything: bool) -> int:
+    """Name, and store, the kinds of change from each earlier state of a clause to each of
+    its states in the releases from `start` on (see `change_kinds` above); returns how many
+    pairs were named."""
+    needed = _states_to_name(db, start)
+    if everything:
+        db.conn.execute("DROP TABLE IF EXISTS temp.needed_kinds")
+        db.conn.execute("CREATE TEMP TABLE needed_kinds (key TEXT PRIMARY KEY) WITHOUT ROWID")
+        db.conn.executemany("INSERT INTO temp.needed_kinds VALUES (?)", [(k,) for k in needed])
+        db.conn.execute("DELETE FROM change_kinds WHERE key NOT IN temp.needed_kinds")
+        db.conn.execute("DROP TABLE temp.needed_kinds")
+    have = {row[0] for row in db.execute("SELECT key FROM change_kinds")}
+    rows = [(key, *both_kinds(old, new)) for key, (old, new) in needed.items() if key not in have]
+    db.conn.executemany("INSERT INTO change_kinds (key, follows, otherwise) VALUES (?, ?, ?)", rows)
+    return len(rows)
+
+
+class _MemberStates:
+    """The state (`lineage.stored_kinds.clause_state`) and the clause of a lineage member, as
+    `lineage.compare.load_members` reads them."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.normalised = dict(
+            db.execute("SELECT hash, normalised FROM clause_versions").fetchall()
+        )
+        self.captures = dict(db.execute("SELECT date, capture_id FROM releases").fetchall())
+        self.examples: dict[tuple[int, str | None], list[str]] = defaultdict(list)
+        for capture, parent, version in db.execute(
+            "SELECT capture_id, parent, version_hash FROM parts WHERE kind = 'example'"
+            " ORDER BY capture_id, position"
+        ):
+            self.examples[(capture, parent)].append(version)
+
+    def example_versions(self, release: str, kind: str, number: str | None) -> list[str]:
+        if GROUP[kind] != "rule":
+            return []
+        return self.examples.get((self.captures[release], number), [])
+
+    def state(self, release: str, row: _StateRow) -> str:
+        _part, kind, number, _parent, title, version, _position = row
+        examples = self.example_versions(release, kind, number)
+        return clause_state(kind, number or title or "", version, examples)
+
+    def clause(self, release: str, row: _StateRow) -> Clause:
+        part, kind, number, parent, title, version, position = row
+        clause = Clause(
+            part, kind, number, parent, title, version, self.normalised[version], position
+        )
+        examples = self.example_versions(release, kind, number)
+        clause.examples = "\n".join(self.normalised[example] for example in examples)
+        return clause
+
+    def of_release(self, release: str) -> dict[int, str]:
+        """Lineage -> its clause's state in `release`."""
+        rows = self.db.execute(
+            f"""SELECT m.lineage_id, {_STATE_COLUMNS} FROM lineage_members m
+                JOIN parts p ON p.id = m.part_id WHERE m.release = ?""",
+            [release],
+        )
+        return {row[0]: self.state(release, row[1:]) for row in rows}
+
+
+# A member's part, as a Clause is made of it: id, kind, number, parent, title, version, position.
+_StateRow = tuple[int, str, str | None, str | None, str | None, str, int]
+_STATE_COLUMNS = "p.id, p.kind, p.number, p.parent, p.title, p.version_hash, p.position"
+
+
+def _states_to_name(db: Database, start: str) -> dict[str, tuple[Clause, Clause]]:
+    """Key -> (earlier clause, later clause) of one lineage, for its states from `start` on."""
+    states = _MemberStates(db)
+    members = db.execute(
+        f"""SELECT m.lineage_id, m.release, {_STATE_COLUMNS}
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           WHERE m.lineage_id IN (SELECT value FROM json_each(?))
+           ORDER BY m.lineage_id, m.release, p.position""",
+        [json.dumps(sorted(_lineages_with_new_states(db, start, states)))],
+    )
+    needed: dict[str, tuple[Clause, Clause]] = {}
+    for _lineage, group in groupby(members, key=lambda row: row[0]):
+        earlier: dict[str, Clause] = {}  # its states so far, in order, with their clauses
+        state: str | None = None
+        for _id, release, *part in group:
+            row: _StateRow = tuple(part)  # type: ignore[assignment]
+            previous, state = state, states.state(release, row)
+            clause = earlier.get(state)
+            if clause is None:
+                clause = earlier[state] = states.clause(release, row)
+            if release >= start and state != previous:
+                for old_state, old_clause in earlier.items():
+                    if old_state != state:
+                        needed[kinds_key(old_state, state)] = (old_clause, clause)
+    return needed
+
+
+def _lineages_with_new_states(db: Database, start: str, states: _MemberStates) -> set[int]:
+    """The lineages whose state in a release from `start` on is not their state in the
+    release before (or that were not in it): only they can need new pairs."""
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    before = [day for day in dates if day < start]
+    if not before:  # every lineage
+        return {row[0] for row in db.execute("SELECT id FROM lineages")}
+    previous = states.of_release(before[-1])
+    changed: set[int] = set()
+    for day in (day for day in dates if day >= start):
+        current = states.of_release(day)
+        changed.update(
+            lineage for lineage, state in current.items() if previous.get(lineage) != state
+        )
+        previous = current
+    return changed
 
 
 class _MemberTexts:
