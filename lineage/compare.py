@@ -20,18 +20,63 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.query import canonical_number, resolve_release
-from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
+from lineage.align import (
+    ADDED,
+    GROUP,
+    MERGED,
+    REMOVED,
+    SPLIT,
+    UNCHANGED,
+    Clause,
+    kind_of_change,
+)
 from lineage.derived import annotate_diff, derived_releases
 from lineage.evidence import add_evidence
 from lineage.stored_diffs import member_text, stored_word_diffs
+from lineage.stored_kinds import clause_state, kinds_key, stored_kinds
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
 
-@dataclass
+@dataclass(slots=True)
 class _Member:
-    clause: Clause
+    """A lineage's clause in one release: what a change list reads of it, and the clause
+    itself, made only when its kind of change must be named here (`clause`)."""
+
+    fields: tuple[Any, ...]  # the `Clause` fields, from its part id to its position
     text: str
+    examples: str = ""  # the normalised text of its examples, one a line
+    example_versions: tuple[str, ...] = ()
+    _clause: Clause | None = None
+
+    @property
+    def part_id(self) -> int:
+        return int(self.fields[0])
+
+    @property
+    def number(self) -> str | None:
+        return self.fields[2]  # type: ignore[no-any-return]
+
+    @property
+    def label(self) -> str:
+        """The number, or a glossary entry's term (`Clause.label`)."""
+        return self.fields[2] or self.fields[4] or ""
+
+    @property
+    def position(self) -> int:
+        return int(self.fields[7])
+
+    @property
+    def state(self) -> str:
+        """What its kind of change depends on (`lineage.stored_kinds.clause_state`)."""
+        return clause_state(self.fields[1], self.label, self.fields[5], self.example_versions)
+
+    @property
+    def clause(self) -> Clause:
+        if self._clause is None:
+            self._clause = Clause(*self.fields)
+            self._clause.examples = self.examples
+        return self._clause
 
 
 def diff_releases(
@@ -99,26 +144,22 @@ def compare_members(
     """The change list of two releases' loaded members (see `diff_releases`); `kinds`, when
     given, are the kinds of change already computed (`release_changes`)."""
     (old_release, before), (new_release, after) = old, new
-    number_map = {
-        before[lid].clause.number: after[lid].clause.number for lid in before.keys() & after.keys()
-    }
     links = _links(db, old_release, new_release)
-    changes, summary = [], Counter[str]()
-    for lineage_id in _in_order(before, after):
-        change = _change(lineage_id, before, after, links)
-        if change["kind"] is None and kinds is not None:
-            change["kind"] = kinds.get(lineage_id, UNCHANGED)
-        elif change["kind"] is None:
-            change["kind"] = kind_of_change(
-                before[lineage_id].clause, after[lineage_id].clause, number_map
-            )
-        if rule_prefix and not any(
-            is_under(number, rule_prefix) for number in change["old"] + change["new"]
-        ):
-            continue
-        summary[change["kind"]] += 1
-        if change["kind"] != UNCHANGED:
-            changes.append(change)
+    listed = [_change(lineage_id, before, after, links) for lineage_id in _in_order(before, after)]
+    if rule_prefix:
+        listed = [
+            change
+            for change in listed
+            if any(is_under(number, rule_prefix) for number in change["old"] + change["new"])
+        ]
+    undecided = [change for change in listed if change["kind"] is None]
+    if kinds is not None:
+        for change in undecided:
+            change["kind"] = kinds.get(change["lineage"], UNCHANGED)
+    else:
+        _name_kinds(db, undecided, before, after)
+    summary = Counter(change["kind"] for change in listed)
+    changes = [change for change in listed if change["kind"] != UNCHANGED]
     add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
     pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     if words:
@@ -136,6 +177,39 @@ def compare_members(
     )
 
 
+def _name_kinds(
+    db: Database,
+    changes: list[dict[str, Any]],
+    before: dict[int, _Member],
+    after: dict[int, _Member],
+) -> None:
+    """The kind of each change of a lineage both releases have, unlinked: unchanged when its
+    state is the same, else as stored (`lineage.stored_kinds`), else named here."""
+    keys: dict[int, str] = {}
+    for change in changes:
+        lineage_id = change["lineage"]
+        old_state, new_state = before[lineage_id].state, after[lineage_id].state
+        if old_state == new_state:
+            change["kind"] = UNCHANGED
+        else:
+            keys[lineage_id] = kinds_key(old_state, new_state)
+    stored = stored_kinds(db, keys.values()) if keys else {}
+    number_map: dict[str | None, str | None] | None = None
+    for change in changes:
+        key = keys.get(change["lineage"])
+        if key is None:
+            continue
+        kind = stored.get(key)
+        if kind is None:
+            if number_map is None:
+                number_map = {
+                    before[lid].number: after[lid].number for lid in before.keys() & after.keys()
+                }
+            old, new = before[change["lineage"]].clause, after[change["lineage"]].clause
+            kind = kind_of_change(old, new, number_map)
+        change["kind"] = kind
+
+
 def load_members(db: Database, release: str, words: bool = True) -> dict[int, _Member]:
     """Lineage id -> its clause in `release`, its examples part of its wording (with its text
     when `words`)."""
@@ -148,29 +222,31 @@ def load_members(db: Database, release: str, words: bool = True) -> dict[int, _M
            WHERE m.release = ?""",
         [release],
     )
-    members = {row[0]: _Member(Clause(*row[1:9]), row[9]) for row in rows}
+    members = {row[0]: _Member(row[1:9], row[9]) for row in rows}
     examples = _examples(db, release)
     if examples:
         for member in members.values():
-            found = examples.get(member.clause.number) if member.clause.group == "rule" else None
+            found = examples.get(member.number) if GROUP[member.fields[1]] == "rule" else None
             if found:
-                member.clause.examples = "\n".join(normalised for normalised, _text in found)
+                member.examples = "\n".join(normalised for normalised, _text, _version in found)
+                member.example_versions = tuple(version for _n, _t, version in found)
                 if words:
-                    member.text = member_text(member.text, [t for _normalised, t in found])
+                    member.text = member_text(member.text, [t for _n, t, _v in found])
     return members
 
 
-def _examples(db: Database, release: str) -> dict[str | None, list[tuple[str, str]]]:
-    """The examples of each rule of `release` (by the rule's number), in order."""
-    found: dict[str | None, list[tuple[str, str]]] = {}
-    for parent, normalised, text in db.execute(
-        """SELECT p.parent, v.normalised, v.text
+def _examples(db: Database, release: str) -> dict[str | None, list[tuple[str, str, str]]]:
+    """The examples of each rule of `release` (by the rule's number), in order: normalised
+    text, text and version."""
+    found: dict[str | None, list[tuple[str, str, str]]] = {}
+    for parent, normalised, text, version in db.execute(
+        """SELECT p.parent, v.normalised, v.text, p.version_hash
            FROM releases r JOIN parts p ON p.capture_id = r.capture_id
            JOIN clause_versions v ON v.hash = p.version_hash
            WHERE r.date = ? AND p.kind = 'example' ORDER BY p.position""",
         [release],
     ):
-        found.setdefault(parent, []).append((normalised, text))
+        found.setdefault(parent, []).append((normalised, text, version))
     return found
 
 
@@ -188,9 +264,9 @@ def _links(db: Database, old: str, new: str) -> dict[int, tuple[str, list[int]]]
 
 def _in_order(before: dict[int, _Member], after: dict[int, _Member]) -> list[int]:
     """Lineages in the new release's order, each removed one after the clause it followed."""
-    order = sorted(after, key=lambda lid: after[lid].clause.position)
+    order = sorted(after, key=lambda lid: after[lid].position)
     removed = sorted(
-        (lid for lid in before if lid not in after), key=lambda lid: before[lid].clause.position
+        (lid for lid in before if lid not in after), key=lambda lid: before[lid].position
     )
     return order + removed
 
@@ -204,15 +280,15 @@ def _change(
     """The change of one lineage; its kind is None when both releases have it, unlinked."""
     old, new = before.get(lineage_id), after.get(lineage_id)
     link_kind, related = links.get(lineage_id, (None, []))
-    olds = [old.clause.label] if old else []
-    news = [new.clause.label] if new else []
+    olds = [old.label] if old else []
+    news = [new.label] if new else []
     kind: str | None
     if old is None:
         kind = SPLIT if link_kind == SPLIT else ADDED
-        olds = [before[r].clause.label for r in related if r in before] if kind == SPLIT else []
+        olds = [before[r].label for r in related if r in before] if kind == SPLIT else []
     elif new is None:
         kind = MERGED if link_kind == MERGED else REMOVED
-        news = [after[r].clause.label for r in related if r in after] if kind == MERGED else []
+        news = [after[r].label for r in related if r in after] if kind == MERGED else []
     else:
         kind = link_kind
     return {
@@ -221,8 +297,8 @@ def _change(
         "new": news,
         "lineage": lineage_id,
         "related_lineages": related,
-        "old_part": old.clause.part_id if old else None,
-        "new_part": new.clause.part_id if new else None,
+        "old_part": old.part_id if old else None,
+        "new_part": new.part_id if new else None,
         "old_text": old.text if old else "",
         "new_text": new.text if new else "",
     }
