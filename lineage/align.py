@@ -22,6 +22,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from rapidfuzz import fuzz, process
 
@@ -259,6 +260,9 @@ def mask_references(text: str) -> str:
     return REFERENCE_NUMBER.sub("#", text)
 
 
+_NORMALISED = attrgetter("normalised")  # the key of equal texts
+
+
 def align(old: list[Clause], new: list[Clause]) -> Alignment:
     """Classify every clause of `new` against `old` (both in document order).
 
@@ -266,9 +270,9 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     candidate pairs by evidence, so that a strong match far away beats a weak one nearby.
     """
     result = Alignment()
-    _pair_equal(old, new, result, lambda c: c.normalised, EQUAL)
+    _pair_equal(old, new, result, _NORMALISED, EQUAL)
     _pair_equal(old, new, result, lambda c: _formatting_key(c.normalised), SAME_FORMAT)
-    _pair_equal(old, new, result, lambda c: mask_references(c.normalised), SAME_WORDS)
+    _pair_equal(old, new, result, lambda c: _masked(c.normalised), SAME_WORDS)
     _pair_equal(
         old,
         new,
@@ -304,16 +308,28 @@ def _pair_the_rest(
     _pair_renamed_entries(old, new, result, codes)
 
 
-_FORMATTING_KEYS: dict[str, str] = {}
+class _Remembered:
+    """A function of a text, each answer kept: a worker aligns a run of releases that repeat
+    nearly all their texts, and each pair would otherwise work them out again."""
+
+    LIMIT = 200_000  # texts kept before starting afresh: a few runs' worth, a few tens of MB
+
+    def __init__(self, function: Callable[[str], str]) -> None:
+        self.function = function
+        self.answers: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        found = self.answers.get(text)
+        if found is None:
+            if len(self.answers) > self.LIMIT:
+                self.answers.clear()
+            found = self.answers[text] = self.function(text)
+        return found
 
 
-def _formatting_key(text: str) -> str:
-    found = _FORMATTING_KEYS.get(text)
-    if found is None:
-        if len(_FORMATTING_KEYS) > 200_000:
-            _FORMATTING_KEYS.clear()
-        found = _FORMATTING_KEYS[text] = formatting_key(text)
-    return found
+_formatting_key = _Remembered(formatting_key)
+_fold_markup = _Remembered(fold_markup)
+_masked = _Remembered(mask_references)
 
 
 def _bare_term(clause: Clause) -> str | None:
@@ -336,35 +352,37 @@ def _pair_equal(
     """Pair clauses of the same kind whose keys are equal; among equals, the same number
     first, then order. A heading whose title is not unique ("General") or that changed level
     ("Zones", section 217, became chapter 4) is left to the evidence of context."""
-    taken = set(result.matches.values())
-    waiting: dict[tuple[str, str | None], list[int]] = defaultdict(list)
-    for index in (i for i in range(len(old)) if i not in taken) if taken else range(len(old)):
-        clause = old[index]
-        waiting[(clause.pairing, key(clause))].append(index)
-    buckets: dict[tuple[str, str | None], list[int]] = defaultdict(list)
     paired = result.matches
-    for index in (i for i in range(len(new)) if i not in paired) if paired else range(len(new)):
-        clause = new[index]
-        bucket = (clause.pairing, key(clause))
-        if bucket in waiting:
-            buckets[bucket].append(index)
-    matches, similarity, methods, scores = (
-        result.matches,
-        result.similarity,
-        result.method,
-        result.score,
-    )
-    for (group, value), new_indices in buckets.items():
-        if value is None:
+    taken = set(paired.values())
+    if len(taken) == len(old) or len(paired) == len(new):
+        return  # nothing is left on one side
+    waiting: dict[tuple[str, str], list[int]] = {}
+    for index, clause in enumerate(old):
+        if index in taken:
             continue
+        value = key(clause)
+        if value is not None:
+            waiting.setdefault((clause.pairing, value), []).append(index)
+    buckets: dict[tuple[str, str], list[int]] = {}
+    for index, clause in enumerate(new):
+        if index in paired:
+            continue
+        value = key(clause)
+        if value is not None and (clause.pairing, value) in waiting:
+            buckets.setdefault((clause.pairing, value), []).append(index)
+    similarity, methods, scores = result.similarity, result.method, result.score
+    for (group, value), new_indices in buckets.items():
         olds = waiting[(group, value)]
-        if group == "heading":
-            if len(olds) > 1 or len(new_indices) > 1:
-                continue  # "General" heads many sections and rules: context decides which
-            if old[olds[0]].kind != new[new_indices[0]].kind:
+        if len(olds) == 1 and len(new_indices) == 1:
+            if group == "heading" and old[olds[0]].kind != new[new_indices[0]].kind:
                 continue  # a heading that changed level: its children and title decide
+            n, o = new_indices[0], olds[0]
+            paired[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
+            continue
+        if group == "heading":
+            continue  # "General" heads many sections and rules: context decides which
         for n, o in _pair_in_order(old, new, olds, new_indices):
-            matches[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
+            paired[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
 
 
 def _pair_in_order(
@@ -1402,7 +1420,7 @@ def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, 
         same_but_formatting(old.normalised, new.normalised)
     ):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
-    before, after = fold_markup(old.normalised), fold_markup(new.normalised)
+    before, after = _fold_markup(old.normalised), _fold_markup(new.normalised)
     if _only_references_follow(before, after, number_map):
         if renumbered:
             return RENUMBERED
@@ -1429,7 +1447,7 @@ def _only_references_follow(
 ) -> bool:
     """True when the texts differ only in rule numbers, each changed as its rule moved (the
     two ends of a range each as theirs: "601.2e-g" -> "601.2f-h")."""
-    if mask_references(old_text) != mask_references(new_text):
+    if _masked(old_text) != _masked(new_text):
         return False
     pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
     for a, b in pairs:

@@ -76,20 +76,20 @@ def store_derived(
     db: Database,
     release: str,
     official: list[str],
-    load: Callable[[str, bool], list[Clause]],
+    load: Callable[[str], list[Clause]],
     step: Callable[..., list[tuple[Any, ...]]],
     next_id: int,
 ) -> tuple[dict[str, int], int]:
     """Align and store one derived release; returns its counts and the next free lineage id.
 
-    `load(release, words)` reads a release's clauses and `step(...)` makes event rows (both
+    `load(release)` reads a release's clauses and `step(...)` makes event rows (both
     from `lineage.store`, passed in so that the two modules do not import each other).
     """
     forget_derived(db, release)
     previous, following = neighbours(official, release)
-    new = load(release, True)
-    old = load(previous, True) if previous else []
-    later = load(following, True) if following else []
+    new = load(release)
+    old = load(previous) if previous else []
+    later = load(following) if following else []
     old_ids = _ids(db, previous, old)
     later_ids = _ids(db, following, later)
     first = align(old, new)

@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 from sqlite_utils import Database
 
@@ -31,7 +31,7 @@ from lineage.derived import derived_releases, neighbours, store_derived
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 24
+ALIGN_VERSION = 25
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
@@ -40,27 +40,69 @@ MEMBER_INDEXES = (  # as m002_lineage creates them
 )
 
 
-def load_clauses(db: Database, release: str, words: bool = True) -> list[Clause]:
-    """The aligned parts of a release's preferred capture, in document order.
+class Member(NamedTuple):
+    """What lineages are written from: a clause's part, its number (or term), its kind."""
 
-    Without `words`, only what lineages are written from (ids, kinds, numbers, terms): the
-    process that writes them does not need the text, the workers that align do. With them,
-    each rule carries the normalised text of its examples (they are part of its wording).
+    part_id: int
+    label: str
+    kind: str
+
+
+class _Labelled(Protocol):
+    """A clause as the writer of lineage rows reads it (a `Clause` or a `Member`)."""
+
+    @property
+    def part_id(self) -> int: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+def _members(db: Database, release: str) -> list[Member]:
+    """The aligned parts of a release's preferred capture as members, in document order: the
+    release a build continues from (the workers send the others with their alignments)."""
+    marks = ", ".join("?" for _ in ALIGNED_KINDS)
+    rows = db.execute(
+        f"""SELECT parts.id, coalesce(nullif(parts.number, ''), nullif(parts.title, ''), ''),
+                   parts.kind
+            FROM releases JOIN parts ON parts.capture_id = releases.capture_id
+            WHERE releases.date = ? AND parts.kind IN ({marks})
+              AND parts.version_hash IS NOT NULL
+            ORDER BY parts.position""",
+        [release, *ALIGNED_KINDS],
+    )
+    return [Member(*row) for row in rows]
+
+
+def load_clauses(db: Database, release: str, texts: dict[str, str] | None = None) -> list[Clause]:
+    """The aligned parts of a release's preferred capture, in document order; each rule
+    carries the normalised text of its examples (they are part of its wording).
+
+    `texts` (version hash -> normalised text) may be kept across calls: consecutive releases
+    share most of their texts, and each is then read once.
     """
-    kinds = (*ALIGNED_KINDS, EXAMPLE_PART) if words else ALIGNED_KINDS
+    texts = {} if texts is None else texts
+    kinds = (*ALIGNED_KINDS, EXAMPLE_PART)
     marks = ", ".join("?" for _ in kinds)
-    text = "clause_versions.normalised" if words else "''"
-    join = "JOIN clause_versions ON clause_versions.hash = parts.version_hash" if words else ""
     rows = db.execute(
         f"""SELECT parts.id, parts.kind, parts.number, parts.parent, parts.title,
-                   parts.version_hash, {text}, parts.position
-            FROM releases JOIN parts ON parts.capture_id = releases.capture_id {join}
-            WHERE releases.date = ? AND parts.kind IN ({marks}) ORDER BY parts.position""",
+                   parts.version_hash, parts.position
+            FROM releases JOIN parts ON parts.capture_id = releases.capture_id
+            WHERE releases.date = ? AND parts.kind IN ({marks})
+              AND parts.version_hash IS NOT NULL
+            ORDER BY parts.position""",
         [release, *kinds],
+    ).fetchall()
+    missing = json.dumps(list({row[5] for row in rows} - texts.keys()))
+    texts.update(
+        db.execute(
+            """SELECT hash, normalised FROM clause_versions
+               WHERE hash IN (SELECT value FROM json_each(?))""",
+            [missing],
+        ).fetchall()
     )
-    if not words:
-        return [Clause(*row) for row in rows]
-    return with_examples(rows)
+    return with_examples((*row[:6], texts[row[5]], row[6]) for row in rows)
 
 
 def with_examples(rows: Iterable[tuple[Any, ...]]) -> list[Clause]:
@@ -97,13 +139,13 @@ class _Lineages:
         )
         return cls({row[0]: list(row[1:]) for row in rows}, top + 1)
 
-    def start(self, release: str, clause: Clause) -> int:
+    def start(self, release: str, clause: _Labelled) -> int:
         lineage_id = self.next_id
         self.next_id += 1
         self.rows[lineage_id] = [release, release, clause.label, clause.label, clause.kind]
         return lineage_id
 
-    def extend(self, lineage_id: int, release: str, clause: Clause) -> None:
+    def extend(self, lineage_id: int, release: str, clause: _Labelled) -> None:
         row = self.rows[lineage_id]
         row[1], row[3], row[4] = release, clause.label, clause.kind
 
@@ -146,8 +188,9 @@ def build_lineage(db: Database) -> dict[str, Any]:
     return report
 
 
-def _loader(db: Database) -> Callable[[str, bool], list[Clause]]:
-    return lambda release, words: load_clauses(db, release, words)
+def _loader(db: Database) -> Callable[[str], list[Clause]]:
+    texts: dict[str, str] = {}  # the releases around a derived copy share most texts
+    return lambda release: load_clauses(db, release, texts)
 
 
 def _derived_stale(db: Database, everything: list[Any], derived: set[str]) -> bool:
@@ -186,16 +229,16 @@ def _build_official(
         _forget_from(db, min(day for day in (gone, first) if day is not None))
     previous = releases[start - 1][0] if start else None
     lineages = _Lineages.load(db, previous)
-    old = load_clauses(db, previous, words=False) if previous else []
+    old = _members(db, previous) if previous else []
     stored = _member_lineages(db, previous)
     old_ids = [stored[clause.part_id] for clause in old]
     dates = [release for release, _capture in releases]
     pending = alignments(db, [previous, *dates[start:]] if previous else dates[start:])
     if not previous:  # the first release: everything in it is added
-        pending = chain([align([], load_clauses(db, dates[0]))], pending)
-    for index, alignment in zip(range(start, len(releases)), pending, strict=True):
+        opening = load_clauses(db, dates[0])
+        pending = chain([Aligned(align([], opening), members_of(opening))], pending)
+    for index, (alignment, new) in zip(range(start, len(releases)), pending, strict=True):
         release = releases[index][0]
-        new = load_clauses(db, release, words=False)
         old_ids = _store_release(db, lineages, release, (old, old_ids), new, alignment)
         counts = alignment.counts()
         _record_alignment(db, releases, index, counts)
@@ -208,8 +251,20 @@ def _build_official(
     lineages.write(db)
 
 
-def alignments(db: Database, dates: list[str]) -> Iterator[Alignment]:
-    """The alignment of each release in `dates` with the one before it, in order.
+class Aligned(NamedTuple):
+    """A release aligned with the one before it, and its clauses as members to write."""
+
+    alignment: Alignment
+    members: list[Member]
+
+
+def members_of(clauses: list[Clause]) -> list[Member]:
+    return [Member(clause.part_id, clause.label, clause.kind) for clause in clauses]
+
+
+def alignments(db: Database, dates: list[str]) -> Iterator[Aligned]:
+    """The alignment of each release in `dates` with the one before it, in order, with the
+    release's members: the workers have read them already, so the writer need not.
 
     Worker processes align runs of releases (each reads them from the store file) while
     this process writes; an in-memory store is aligned here.
@@ -233,12 +288,16 @@ def _store_file(db: Database) -> str | None:
     return str(row[2]) if row and row[2] else None
 
 
-def _align_run(db: Database, dates: list[str]) -> list[Alignment]:
-    clauses = [load_clauses(db, date) for date in dates]
-    return [align(old, new) for old, new in zip(clauses, clauses[1:], strict=False)]
+def _align_run(db: Database, dates: list[str]) -> list[Aligned]:
+    texts: dict[str, str] = {}
+    clauses = [load_clauses(db, date, texts) for date in dates]
+    return [
+        Aligned(align(old, new), members_of(new))
+        for old, new in zip(clauses, clauses[1:], strict=False)
+    ]
 
 
-def _align_run_in_worker(path: str, dates: list[str]) -> list[Alignment]:
+def _align_run_in_worker(path: str, dates: list[str]) -> list[Aligned]:
     db = Database(sqlite3.connect(path))
     try:
         return _align_run(db, dates)
@@ -336,8 +395,8 @@ def _store_release(
     db: Database,
     lineages: _Lineages,
     release: str,
-    before: tuple[list[Clause], list[int]],
-    new: list[Clause],
+    before: tuple[Sequence[_Labelled], list[int]],
+    new: Sequence[_Labelled],
     alignment: Alignment,
 ) -> list[int]:
     """Write the members and events of one release; returns the lineage of each clause."""
@@ -367,9 +426,9 @@ def _store_release(
 
 def _event_rows(
     release: str,
-    old: list[Clause],
+    old: Sequence[_Labelled],
     old_ids: list[int],
-    new: list[Clause],
+    new: Sequence[_Labelled],
     ids: list[int],
     alignment: Alignment,
 ) -> list[tuple[Any, ...]]:
@@ -385,9 +444,9 @@ class _Step:
     """One release aligned with the one before: makes its event rows."""
 
     release: str
-    old: list[Clause]
+    old: Sequence[_Labelled]
     old_ids: list[int]
-    new: list[Clause]
+    new: Sequence[_Labelled]
     ids: list[int]
     alignment: Alignment
 
