@@ -73,7 +73,9 @@ def test_a_new_release_adds_the_pairs_of_its_changed_texts_and_states(
     assert db["word_diffs"].count > before
     # the kinds of change too: the pairs of states a full recompute would name, no more
     assert db["change_kinds"].count > kinds_before
-    every_pair = answers._states_to_name(db, releases[0])
+    every_pair = answers._pairs_of_states(
+        db, releases[0], answers._MemberStates(db, answers._Examples(db))
+    )
     assert {row[0] for row in db.execute("SELECT key FROM change_kinds")} == set(every_pair)
     monkeypatch.setattr(stored_diffs, "word_diffs", _refuse_to_diff)
     for old in releases[:2]:  # the new release against each one before it
