@@ -330,6 +330,7 @@ class _Remembered:
 _formatting_key = _Remembered(formatting_key)
 _fold_markup = _Remembered(fold_markup)
 _masked = _Remembered(mask_references)
+_term_key = _Remembered(lambda term: _formatting_key(normalise(term)))
 
 
 def _bare_term(clause: Clause) -> str | None:
@@ -1439,7 +1440,7 @@ def _label_key(clause: Clause) -> str:
     "Planar _Magic_" is "Planar Magic"."""
     if clause.kind != "glossary":
         return clause.label
-    return _formatting_key(normalise(clause.label))
+    return _term_key(clause.label)
 
 
 def _only_references_follow(

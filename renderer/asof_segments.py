@@ -54,7 +54,7 @@ def number_segments(
     """
     dates = model.dates
     segments = [Segment(BEFORE_ARCHIVE, dates[0], "archive")]
-    start_index = {day: i for i, day in enumerate(dates)}
+    start_index = model.date_index
     before: dict[str, Any] | None = None
     for run, item in zip(runs, items, strict=True):
         gap = dates[start_index[before["replaced_by"]] if before else 0 : start_index[run.start]]
@@ -85,7 +85,7 @@ def _unused(
     The last segment runs to today when `days` reaches the newest release."""
     if not days:
         return []
-    numbers_by_release = _numbers(model, lineage)
+    numbers_by_release = model.numbers_by_lineage.get(lineage, {}) if lineage is not None else {}
     history = model.history_url.get(lineage) if lineage is not None else None
     found: list[Segment] = []
     for day in days:
@@ -105,13 +105,3 @@ def _after(dates: list[str], day: str) -> str | None:
     """The release after `day`, None when `day` is the newest (the segment runs to today)."""
     index = dates.index(day)
     return dates[index + 1] if index + 1 < len(dates) else None
-
-
-def _numbers(model: SiteModel, lineage: int | None) -> dict[str, tuple[str, ...]]:
-    """release -> the numbers a clause (lineage) carried in it, in document order."""
-    found: dict[str, list[str]] = {}
-    for release, number, *_ in model.members.get(lineage, []) if lineage is not None else []:
-        numbers = found.setdefault(release, [])
-        if number and number not in numbers:
-            numbers.append(number)
-    return {release: tuple(numbers) for release, numbers in found.items()}

@@ -11,7 +11,7 @@ says so ("rule", "section", "see"...), and in the list that follows it.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Container
 
 # A clause number as the texts write one: "418.5", "702.34a", a section "503" or a chapter "8".
 _NUMBER = r"\d{3}(?:\.\d+[a-z]*)?|\d"
@@ -31,7 +31,7 @@ _ONE = re.compile(rf"(?P<first>{_NUMBER})(?:{_RANGE})?")
 _ITEMS = re.compile(_ITEM)
 
 
-def _link(item: str, anchors: Collection[str], chapters: bool = False) -> str:
+def _link(item: str, anchors: Container[str], chapters: bool = False) -> str:
     first = _ONE.match(item)
     if first is None or first["first"] not in anchors:
         return item
@@ -40,7 +40,25 @@ def _link(item: str, anchors: Collection[str], chapters: bool = False) -> str:
     return f'<a class="xref" href="#{first["first"]}">{item}</a>'
 
 
-def link_references(escaped: str, anchors: Collection[str]) -> str:
+# Texts linked so far, with the numbers each asked about: consecutive releases repeat nearly
+# every text, and a text's links depend on `anchors` only through those numbers.
+LINKED_LIMIT = 200_000  # texts (and answers) kept before starting afresh, some tens of MB
+_asked: dict[str, tuple[str, ...]] = {}
+_linked: dict[tuple[str, tuple[bool, ...]], str] = {}
+
+
+class _Questions:
+    """Anchors that hold nothing and note what they were asked (the same for any anchors)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __contains__(self, number: object) -> bool:
+        self.asked.append(str(number))
+        return False
+
+
+def link_references(escaped: str, anchors: Container[str]) -> str:
     """Each cross-reference in `escaped` (text already HTML-escaped) that names a clause in
     `anchors` as a link to `#NUMBER`; a range links its first clause.
 
@@ -57,6 +75,24 @@ def link_references(escaped: str, anchors: Collection[str]) -> str:
      and <a class="xref" href="#614.12">614.12</a>; 503 cards; see 8 cards'
     """
 
+    asked = _asked.get(escaped)
+    if asked is None:
+        questions = _Questions()
+        _link_all(escaped, questions)
+        if len(_asked) > LINKED_LIMIT:
+            _asked.clear()
+            _linked.clear()
+        asked = _asked[escaped] = tuple(questions.asked)
+    if not asked:
+        return escaped  # no reference in it
+    key = (escaped, tuple(number in anchors for number in asked))
+    found = _linked.get(key)
+    if found is None:
+        found = _linked[key] = _link_all(escaped, anchors)
+    return found
+
+
+def _link_all(escaped: str, anchors: Container[str]) -> str:
     def replace(match: re.Match[str]) -> str:
         if match["item"]:
             return _link(match["item"], anchors)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,10 @@ RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
 ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
+DATES_KEPT = 4096  # dates formatted once: a site names a few hundred days, thousands of times
+
+
+@lru_cache(maxsize=DATES_KEPT)
 def long_date(iso: str | None) -> str:
     """'2008-02-01' -> 'February 1, 2008'.
 
@@ -31,6 +36,7 @@ def long_date(iso: str | None) -> str:
     return f"{day:%B} {day.day}, {day.year}"
 
 
+@lru_cache(maxsize=DATES_KEPT, typed=True)  # typed: a Markup text is not escaped, a str is
 def date_html(iso: str | None, text: str | None = None) -> Markup:
     """A date as a <time> element, which the style sheet never breaks across lines (a phone
     would otherwise show "2026-" and "01-16" on two lines); `text` is its shown form.
@@ -96,6 +102,7 @@ def make_environment(asset_urls: dict[str, str], templates: Path | None = None) 
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # a build's templates do not change under it: no stat per page
     )
     env.filters["long_date"] = long_date  # plain text: titles, attributes, <option>s
     # in element content: the date as a <time> that never wraps

@@ -21,10 +21,14 @@ def install(site: Site) -> None:
     """Give the templates `release_label(date)`: 'July 8, 2009 (Magic 2010)'."""
     names = {row["date"]: row.get("name") for row in site.releases}
 
+    labels: dict[str, Markup] = {}
+
     def release_label(day: str) -> Markup:
-        name = names.get(day)
-        when = long_date_html(day)
-        return Markup("{} ({})").format(when, name) if name else when
+        found = labels.get(day)
+        if found is None:
+            name, when = names.get(day), long_date_html(day)
+            found = labels[day] = Markup("{} ({})").format(when, name) if name else when
+        return found
 
     site.env.globals["release_label"] = release_label
 

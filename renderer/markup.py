@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -28,6 +29,10 @@ def emphasis_escaped(escaped: str) -> str:
     return _ITALIC.sub(r"<em>\1</em>", escaped)
 
 
+TEXTS_KEPT = 100_000  # texts shown with emphasis, kept: pages repeat the same wordings
+
+
+@lru_cache(maxsize=TEXTS_KEPT, typed=True)  # typed: a Markup text is not escaped again
 def emphasis(text: str | None) -> Markup:
     """Escape `text`, then show its `_italic_` markup as emphasis (the Jinja filter).
 
