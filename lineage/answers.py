@@ -180,7 +180,7 @@ def _store_changes(db: Database, dates: list[str]) -> None:
         if day not in loaded:
             if len(loaded) > 2:
                 loaded.clear()
-            loaded[day] = load_members(db, day, words=False)
+            loaded[day] = load_members(db, day)
         return loaded[day]
 
     for day in dates:

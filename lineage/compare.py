@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,13 +40,16 @@ from vocabulary.numbers import is_under
 
 @dataclass(slots=True)
 class _Member:
-    """A lineage's clause in one release: what a change list reads of it, and the clause
-    itself, made only when its kind of change must be named here (`clause`)."""
+    """A lineage's clause in one release: what a change list reads of it. Its words are read
+    only when needed (`read_words`): the text of a changed clause for its word diff, the
+    normalised text of one whose kind is named here (`clause`)."""
 
-    fields: tuple[Any, ...]  # the `Clause` fields, from its part id to its position
-    text: str
+    fields: tuple[Any, ...]  # part id, kind, number, parent, title, version, position
     examples: str = ""  # the normalised text of its examples, one a line
     example_versions: tuple[str, ...] = ()
+    example_texts: tuple[str, ...] = ()
+    text: str | None = None  # its words (`read_words`)
+    normalised: str | None = None  # and their normalised form (`read_words`)
     _clause: Clause | None = None
 
     @property
@@ -63,20 +66,53 @@ class _Member:
         return self.fields[2] or self.fields[4] or ""
 
     @property
+    def version(self) -> str:
+        return str(self.fields[5])
+
+    @property
     def position(self) -> int:
-        return int(self.fields[7])
+        return int(self.fields[6])
 
     @property
     def state(self) -> str:
         """What its kind of change depends on (`lineage.stored_kinds.clause_state`)."""
-        return clause_state(self.fields[1], self.label, self.fields[5], self.example_versions)
+        return clause_state(self.fields[1], self.label, self.version, self.example_versions)
+
+    @property
+    def words(self) -> str:
+        """What its word diff covers: its text, then its examples (`read_words` first)."""
+        assert self.text is not None, "read_words(db, members, 'text') first"
+        return member_text(self.text, list(self.example_texts))
 
     @property
     def clause(self) -> Clause:
+        """The clause, as the alignment knows it (`read_words(db, members, 'normalised')`
+        first)."""
         if self._clause is None:
-            self._clause = Clause(*self.fields)
+            assert self.normalised is not None, "read_words(db, members, 'normalised') first"
+            part, kind, number, parent, title, version, position = self.fields
+            self._clause = Clause(
+                part, kind, number, parent, title, version, self.normalised, position
+            )
             self._clause.examples = self.examples
         return self._clause
+
+
+def read_words(db: Database, members: Iterable[_Member], column: str) -> None:
+    """Read the `text` or the `normalised` text (`column`) of each of `members`, in one query."""
+    wanted = [member for member in members if getattr(member, column) is None]
+    if not wanted:
+        return
+    assert column in ("text", "normalised"), column
+    found = dict(
+        db.execute(
+            f"SELECT hash, {column} FROM clause_versions"
+            " WHERE hash IN (SELECT value FROM json_each(?))",
+            [json.dumps(sorted({member.version for member in wanted}))],
+        ).fetchall()
+    )
+    for member in wanted:
+        setattr(member, column, found[member.version])
 
 
 def diff_releases(
@@ -93,8 +129,8 @@ def diff_releases(
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
     with _collector_paused():
-        before = load_members(db, old_release, words)
-        after = load_members(db, new_release, words)
+        before = load_members(db, old_release)
+        after = load_members(db, new_release)
         return compare_members(
             db,
             (old_release, before),
@@ -166,8 +202,10 @@ def compare_members(
     summary = Counter(change["kind"] for change in listed)
     changes = [change for change in listed if change["kind"] != UNCHANGED]
     add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
-    pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     if words:
+        ends = [(before.get(change["lineage"]), after.get(change["lineage"])) for change in changes]
+        read_words(db, (member for pair in ends for member in pair if member), "text")
+        pairs = [(a.words if a else "", b.words if b else "") for a, b in ends]
         for change, diff in zip(changes, stored_word_diffs(db, pairs), strict=True):
             change["diff"] = diff
     return annotate_diff(
@@ -199,44 +237,38 @@ def _name_kinds(
         else:
             keys[lineage_id] = kinds_key(old_state, new_state)
     stored = stored_kinds(db, keys.values()) if keys else {}
-    number_map: dict[str | None, str | None] | None = None
-    for change in changes:
-        key = keys.get(change["lineage"])
-        if key is None:
-            continue
-        kind = stored.get(key)
-        if kind is None:
-            if number_map is None:
-                number_map = {
-                    before[lid].number: after[lid].number for lid in before.keys() & after.keys()
-                }
-            old, new = before[change["lineage"]].clause, after[change["lineage"]].clause
-            kind = kind_of_change(old, new, number_map)
-        change["kind"] = kind
+    unnamed = [change for change in changes if change["lineage"] in keys]
+    for change in unnamed:
+        change["kind"] = stored.get(keys[change["lineage"]])
+    unnamed = [change for change in unnamed if change["kind"] is None]
+    if not unnamed:
+        return
+    ends = [(before[change["lineage"]], after[change["lineage"]]) for change in unnamed]
+    read_words(db, (member for pair in ends for member in pair), "normalised")
+    number_map = {before[lid].number: after[lid].number for lid in before.keys() & after.keys()}
+    for change, (old, new) in zip(unnamed, ends, strict=True):
+        change["kind"] = kind_of_change(old.clause, new.clause, number_map)
 
 
-def load_members(db: Database, release: str, words: bool = True) -> dict[int, _Member]:
-    """Lineage id -> its clause in `release`, its examples part of its wording (with its text
-    when `words`)."""
-    text = "v.text" if words else "''"
+def load_members(db: Database, release: str) -> dict[int, _Member]:
+    """Lineage id -> its clause in `release`, its examples part of its wording (their words
+    read with them; the clause's own words are read when needed: `read_words`)."""
     rows = db.execute(
-        f"""SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
-                  v.normalised, p.position, {text}
+        """SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
+                  p.position
            FROM lineage_members m JOIN parts p ON p.id = m.part_id
-           JOIN clause_versions v ON v.hash = p.version_hash
            WHERE m.release = ?""",
         [release],
     )
-    members = {row[0]: _Member(row[1:9], row[9]) for row in rows}
+    members = {row[0]: _Member(row[1:]) for row in rows}
     examples = _examples(db, release)
     if examples:
         for member in members.values():
             found = examples.get(member.number) if GROUP[member.fields[1]] == "rule" else None
             if found:
                 member.examples = "\n".join(normalised for normalised, _text, _version in found)
+                member.example_texts = tuple(text for _n, text, _v in found)
                 member.example_versions = tuple(version for _n, _t, version in found)
-                if words:
-                    member.text = member_text(member.text, [t for _n, t, _v in found])
     return members
 
 
@@ -304,8 +336,6 @@ def _change(
         "related_lineages": related,
         "old_part": old.part_id if old else None,
         "new_part": new.part_id if new else None,
-        "old_text": old.text if old else "",
-        "new_text": new.text if new else "",
     }
 
 

@@ -11,7 +11,7 @@ from sqlite_utils import Database
 
 from lineage import compare, stored_kinds
 from lineage.align import MERGED, SPLIT, UNCHANGED, kind_of_change
-from lineage.compare import diff_releases, load_members
+from lineage.compare import diff_releases, load_members, read_words
 from lineage.stored_kinds import kinds_key
 
 
@@ -47,6 +47,7 @@ def test_any_two_releases_find_every_kind_stored_and_right(small_lineage: Databa
         *((day, dates[-1]) for day in dates[:-1]),
     }:
         before, after = load_members(small_lineage, old), load_members(small_lineage, new)
+        read_words(small_lineage, [*before.values(), *after.values()], "normalised")
         common = (before.keys() & after.keys()) - _linked(small_lineage, old, new)
         number_map = {before[lid].number: after[lid].number for lid in before.keys() & after}
         for lineage_id in common:
