@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from sqlite_utils import Database
 
@@ -98,12 +98,13 @@ class _Member:
         return self._clause
 
 
-def read_words(db: Database, members: Iterable[_Member], column: str) -> None:
+def read_words(
+    db: Database, members: Iterable[_Member], column: Literal["text", "normalised"]
+) -> None:
     """Read the `text` or the `normalised` text (`column`) of each of `members`, in one query."""
     wanted = [member for member in members if getattr(member, column) is None]
     if not wanted:
         return
-    assert column in ("text", "normalised"), column
     found = dict(
         db.execute(
             f"SELECT hash, {column} FROM clause_versions"
