@@ -100,7 +100,7 @@ def build_keywords(site: Site) -> list[Keyword]:
     for k in found:
         members = site.model.headings[k.lineage]
         eras = _eras(members)
-        key = context_key([k.__dict__, eras, site.model.history_url.get(k.lineage)])
+        key = context_key([*_shown(k, eras, site.dates[-1]), site.model.history_url.get(k.lineage)])
 
         def context(k: Keyword = k, eras: list[dict[str, Any]] = eras) -> dict[str, Any]:
             return _context(site, k, eras, names)
@@ -113,6 +113,27 @@ def build_keywords(site: Site) -> list[Keyword]:
         groups=_index_groups(found),
     )
     return found
+
+
+def _shown(
+    k: Keyword, eras: list[dict[str, Any]], newest: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What a keyword page shows of its keyword and eras, for its key: a heading in force says
+    "today" rather than naming the newest release, and no page shows how many releases printed
+    a version; so a new release re-renders only the headings it changes."""
+
+    def last(day: str) -> str:
+        return "today" if day == newest else day
+
+    shown_eras = [
+        {
+            **era,
+            "last": last(era["last"]),
+            "versions": [{**v, "last": last(v["last"]), "count": None} for v in era["versions"]],
+        }
+        for era in eras
+    ]
+    return {**k.__dict__, "last": last(k.last)}, shown_eras
 
 
 def _eras(members: tuple[HeadingMember, ...]) -> list[dict[str, Any]]:

@@ -32,12 +32,21 @@ PEAK_MEMORY_TARGET_MB = 1024.0
 
 
 def _captures_without_newest(captures_dir: Path, target: Path) -> tuple[Path, str]:
+    """A copy of the captures folder less the newest release: its witnesses and official
+    articles stay, so that bringing the release in measures that release alone."""
     manifest = json.loads((captures_dir / "manifest.json").read_bytes())
     newest = max(entry["date"] for entry in manifest)
+    held_back = {entry["file"] for entry in manifest if entry["date"] == newest}
+    shutil.copytree(
+        captures_dir,
+        target,
+        ignore=lambda folder, names: [
+            name
+            for name in names
+            if (Path(folder) / name).relative_to(captures_dir).as_posix() in held_back
+        ],
+    )
     kept = [entry for entry in manifest if entry["date"] != newest]
-    for entry in kept:
-        (target / entry["file"]).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(captures_dir / entry["file"], target / entry["file"])
     (target / "manifest.json").write_text(json.dumps(kept))
     return target, newest
 
