@@ -539,3 +539,20 @@ def m012_diff_reads(db: Database) -> None:
             ON lineage_events(release, id, lineage_id, method, score, weak);
         """
     )
+
+
+@migrations()
+def m013_change_kinds(db: Database) -> None:
+    """`change_kinds`, computed once by the pipeline (`lineage.answers`): the kind of change
+    between two states of one clause, if every rule number its text cites followed its rule
+    (`follows`) and if none did (`otherwise`), under the key of the two states
+    (`lineage.stored_kinds`); the diff of any two releases reads them."""
+    db.executescript(
+        """
+        CREATE TABLE change_kinds (
+            key TEXT PRIMARY KEY,
+            follows TEXT NOT NULL,
+            otherwise TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """
+    )

@@ -21,6 +21,10 @@
   two releases can set against each other, an earlier one into a later one: the diff of any
   two releases reads them (`lineage.stored_diffs`) instead of diffing (kept by the key of the
   two texts, so a row never goes stale; a full recompute drops the rows no clause needs).
+- `change_kinds`: the kind of change between every two states of one clause that two releases
+  can set against each other (`lineage.stored_kinds`): the diff of any two releases reads them
+  instead of naming them (kept by the key of the two states; a full recompute drops the rows
+  no clause needs).
 - `derived_state`: which lineage alignment each release's answers were computed from.
 
 Incremental like the lineages: from the first release whose alignment changed, everything
@@ -37,13 +41,14 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.worddiff import diff_of_shape, diff_shape, pair_key, word_diffs
-from lineage.align import GROUP
+from lineage.align import GROUP, Clause
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
 from lineage.stored_diffs import member_text, needs_diffing
+from lineage.stored_kinds import both_kinds, clause_state, kinds_key
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 3  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 4  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -85,9 +90,11 @@ def build_derived(db: Database) -> dict[str, Any]:
             db.conn.execute(f"DELETE FROM {table} WHERE release >= ?", [start])
         _store_counts(db, redo)
         _store_blame(db, start)
-        _store_changes(db, redo)
+        examples = _Examples(db)
+        report["change_kinds"] = _store_change_kinds(db, start, not before, examples)
+        _store_changes(db, redo)  # after the kinds: it reads them
         report["wordings"] = _store_wordings(db, before[-1] if before else None)
-        report["word_diffs"] = _store_word_diffs(db, start, everything=not before)
+        report["word_diffs"] = _store_word_diffs(db, start, not before, examples)
         wanted = signature(db)
         db.conn.executemany(
             "INSERT OR REPLACE INTO derived_state (release, signature) VALUES (?, ?)",
@@ -173,7 +180,7 @@ def _store_changes(db: Database, dates: list[str]) -> None:
         if day not in loaded:
             if len(loaded) > 2:
                 loaded.clear()
-            loaded[day] = load_members(db, day, words=False)
+            loaded[day] = load_members(db, day)
         return loaded[day]
 
     for day in dates:
@@ -204,10 +211,10 @@ def _store_changes(db: Database, dates: list[str]) -> None:
         )
 
 
-def _store_word_diffs(db: Database, start: str, everything: bool) -> int:
+def _store_word_diffs(db: Database, start: str, everything: bool, examples: _Examples) -> int:
     """Diff, and store, each text of a clause in the releases from `start` on against each
     earlier text of that clause (see `word_diffs` above); returns how many were diffed."""
-    needed = _texts_to_diff(db, start)
+    needed = _texts_to_diff(db, start, examples)
     if everything:
         db.conn.execute("DROP TABLE IF EXISTS temp.needed_diffs")
         db.conn.execute("CREATE TEMP TABLE needed_diffs (key TEXT PRIMARY KEY) WITHOUT ROWID")
@@ -226,20 +233,164 @@ def _store_word_diffs(db: Database, start: str, everything: bool) -> int:
     return len(todo)
 
 
-class _MemberTexts:
-    """The texts `lineage.compare.load_members` reads for the clauses of a release: words,
-    then a rule's examples."""
+def _store_change_kinds(db: Database, start: str, everything: bool, examples: _Examples) -> int:
+    """Name, and store, the kinds of change from each earlier state of a clause to each of
+    its states in the releases from `start` on (see `change_kinds` above); returns how many
+    pairs were named."""
+    states = _MemberStates(db, examples)
+    needed = _pairs_of_states(db, start, states)
+    if everything:
+        db.conn.execute("DROP TABLE IF EXISTS temp.needed_kinds")
+        db.conn.execute("CREATE TEMP TABLE needed_kinds (key TEXT PRIMARY KEY) WITHOUT ROWID")
+        db.conn.executemany("INSERT INTO temp.needed_kinds VALUES (?)", [(k,) for k in needed])
+        db.conn.execute("DELETE FROM change_kinds WHERE key NOT IN temp.needed_kinds")
+        db.conn.execute("DROP TABLE temp.needed_kinds")
+    have = {
+        row[0]
+        for row in db.execute(
+            "SELECT key FROM change_kinds WHERE key IN (SELECT value FROM json_each(?))",
+            [json.dumps(list(needed))],
+        )
+    }
+    todo = {key: pair for key, pair in needed.items() if key not in have}
+    clauses = states.clauses({member for pair in todo.values() for member in pair})
+    rows = [(key, *both_kinds(clauses[old], clauses[new])) for key, (old, new) in todo.items()]
+    db.conn.executemany("INSERT INTO change_kinds (key, follows, otherwise) VALUES (?, ?, ?)", rows)
+    return len(rows)
+
+
+# A member's part, as a Clause is made of it: id, kind, number, parent, title, version, position.
+_StateRow = tuple[int, str, str | None, str | None, str | None, str, int]
+_STATE_COLUMNS = "p.id, p.kind, p.number, p.parent, p.title, p.version_hash, p.position"
+_MemberRef = tuple[str, _StateRow]  # a release and a member's part in it
+
+
+class _Examples:
+    """The examples of every rule of every capture, read once for the stages that need them:
+    (capture, rule number) -> the versions of its examples, in order."""
 
     def __init__(self, db: Database) -> None:
-        self.db = db
-        self.words = dict(db.execute("SELECT hash, text FROM clause_versions").fetchall())
-        self.captures = dict(db.execute("SELECT date, capture_id FROM releases").fetchall())
-        self.examples: dict[tuple[int, str | None], list[str]] = defaultdict(list)
+        self.captures: dict[str, int] = dict(
+            db.execute("SELECT date, capture_id FROM releases").fetchall()
+        )
+        found: dict[tuple[int, str | None], list[str]] = defaultdict(list)
         for capture, parent, version in db.execute(
             "SELECT capture_id, parent, version_hash FROM parts WHERE kind = 'example'"
             " ORDER BY capture_id, position"
         ):
-            self.examples[(capture, parent)].append(self.words[version])
+            found[(capture, parent)].append(version)
+        self.versions = {owner: tuple(versions) for owner, versions in found.items()}
+
+
+class _MemberStates:
+    """The state (`lineage.stored_kinds.clause_state`) and the clause of a lineage member, as
+    `lineage.compare.load_members` reads them."""
+
+    def __init__(self, db: Database, examples: _Examples) -> None:
+        self.db = db
+        self.captures = examples.captures
+        self.examples = examples.versions
+
+    def example_versions(self, release: str, kind: str, number: str | None) -> tuple[str, ...]:
+        if GROUP[kind] != "rule":
+            return ()
+        return self.examples.get((self.captures[release], number), ())
+
+    def state(self, release: str, row: _StateRow) -> str:
+        _part, kind, number, _parent, title, version, _position = row
+        examples = self.example_versions(release, kind, number)
+        return clause_state(kind, number or title or "", version, examples)
+
+    def clauses(self, members: set[_MemberRef]) -> dict[_MemberRef, Clause]:
+        """The clause of each member, its examples' words part of it; the words of only the
+        versions these need are read."""
+        owned = {member: self.example_versions(member[0], *member[1][1:3]) for member in members}
+        versions = {row[5] for _release, row in members}
+        versions.update(version for examples in owned.values() for version in examples)
+        normalised = dict(
+            self.db.execute(
+                "SELECT hash, normalised FROM clause_versions"
+                " WHERE hash IN (SELECT value FROM json_each(?))",
+                [json.dumps(sorted(versions))],
+            ).fetchall()
+        )
+        found = {}
+        for member in members:
+            part, kind, number, parent, title, version, position = member[1]
+            clause = Clause(
+                part, kind, number, parent, title, version, normalised[version], position
+            )
+            clause.examples = "\n".join(normalised[example] for example in owned[member])
+            found[member] = clause
+        return found
+
+    def of_release(self, release: str) -> dict[int, str]:
+        """Lineage -> its clause's state in `release`."""
+        rows = self.db.execute(
+            f"""SELECT m.lineage_id, {_STATE_COLUMNS} FROM lineage_members m
+                JOIN parts p ON p.id = m.part_id WHERE m.release = ?""",
+            [release],
+        )
+        return {row[0]: self.state(release, row[1:]) for row in rows}
+
+
+def _pairs_of_states(
+    db: Database, start: str, states: _MemberStates
+) -> dict[str, tuple[_MemberRef, _MemberRef]]:
+    """Key -> (earlier member, later member) of one lineage in two states, for its states
+    from `start` on (each state stands for the first member found in it)."""
+    members = db.execute(
+        f"""SELECT m.lineage_id, m.release, {_STATE_COLUMNS}
+           FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           WHERE m.lineage_id IN (SELECT value FROM json_each(?))
+           ORDER BY m.lineage_id, m.release, p.position""",
+        [json.dumps(sorted(_lineages_with_new_states(db, start, states)))],
+    )
+    needed: dict[str, tuple[_MemberRef, _MemberRef]] = {}
+    for _lineage, group in groupby(members, key=lambda row: row[0]):
+        earlier: dict[str, _MemberRef] = {}  # its states so far, in order, with their members
+        state: str | None = None
+        for _id, release, *part in group:
+            row: _StateRow = tuple(part)  # type: ignore[assignment]
+            previous, state = state, states.state(release, row)
+            member = earlier.setdefault(state, (release, row))
+            if release >= start and state != previous:
+                for old_state, old_member in earlier.items():
+                    if old_state != state:
+                        needed[kinds_key(old_state, state)] = (old_member, member)
+    return needed
+
+
+def _lineages_with_new_states(db: Database, start: str, states: _MemberStates) -> set[int]:
+    """The lineages whose state in a release from `start` on is not their state in the
+    release before (or that were not in it): only they can need new pairs."""
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    before = [day for day in dates if day < start]
+    if not before:  # every lineage
+        return {row[0] for row in db.execute("SELECT id FROM lineages")}
+    previous = states.of_release(before[-1])
+    changed: set[int] = set()
+    for day in (day for day in dates if day >= start):
+        current = states.of_release(day)
+        changed.update(
+            lineage for lineage, state in current.items() if previous.get(lineage) != state
+        )
+        previous = current
+    return changed
+
+
+class _MemberTexts:
+    """The texts `lineage.compare.load_members` reads for the clauses of a release: words,
+    then a rule's examples."""
+
+    def __init__(self, db: Database, examples: _Examples) -> None:
+        self.db = db
+        self.words = dict(db.execute("SELECT hash, text FROM clause_versions").fetchall())
+        self.captures = examples.captures
+        self.examples = {
+            owner: [self.words[version] for version in versions]
+            for owner, versions in examples.versions.items()
+        }
 
     def text(self, release: str, kind: str, number: str | None, version: str) -> str:
         rule = GROUP[kind] == "rule"
@@ -256,9 +407,9 @@ class _MemberTexts:
         return {row[0]: self.text(release, *row[1:]) for row in rows}
 
 
-def _texts_to_diff(db: Database, start: str) -> dict[str, tuple[str, str]]:
+def _texts_to_diff(db: Database, start: str, examples: _Examples) -> dict[str, tuple[str, str]]:
     """Key -> (earlier text, later text) of one clause, for its texts from `start` on."""
-    texts = _MemberTexts(db)
+    texts = _MemberTexts(db, examples)
     members = db.execute(
         """SELECT m.lineage_id, m.release, p.kind, p.number, p.version_hash
            FROM lineage_members m JOIN parts p ON p.id = m.part_id

@@ -10,28 +10,110 @@ from __future__ import annotations
 import gc
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.query import canonical_number, resolve_release
-from lineage.align import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED, Clause, kind_of_change
+from lineage.align import (
+    ADDED,
+    GROUP,
+    MERGED,
+    REMOVED,
+    SPLIT,
+    UNCHANGED,
+    Clause,
+    kind_of_change,
+)
 from lineage.derived import annotate_diff, derived_releases
 from lineage.evidence import add_evidence
 from lineage.stored_diffs import member_text, stored_word_diffs
+from lineage.stored_kinds import clause_state, kinds_key, stored_kinds
 from lineage.trace import require_lineage
 from vocabulary.numbers import is_under
 
 
-@dataclass
+@dataclass(slots=True)
 class _Member:
-    clause: Clause
-    text: str
+    """A lineage's clause in one release: what a change list reads of it. Its words are read
+    only when needed (`read_words`): the text of a changed clause for its word diff, the
+    normalised text of one whose kind is named here (`clause`)."""
+
+    fields: tuple[Any, ...]  # part id, kind, number, parent, title, version, position
+    examples: str = ""  # the normalised text of its examples, one a line
+    example_versions: tuple[str, ...] = ()
+    example_texts: tuple[str, ...] = ()
+    text: str | None = None  # its words (`read_words`)
+    normalised: str | None = None  # and their normalised form (`read_words`)
+    _clause: Clause | None = None
+
+    @property
+    def part_id(self) -> int:
+        return int(self.fields[0])
+
+    @property
+    def number(self) -> str | None:
+        return self.fields[2]  # type: ignore[no-any-return]
+
+    @property
+    def label(self) -> str:
+        """The number, or a glossary entry's term (`Clause.label`)."""
+        return self.fields[2] or self.fields[4] or ""
+
+    @property
+    def version(self) -> str:
+        return str(self.fields[5])
+
+    @property
+    def position(self) -> int:
+        return int(self.fields[6])
+
+    @property
+    def state(self) -> str:
+        """What its kind of change depends on (`lineage.stored_kinds.clause_state`)."""
+        return clause_state(self.fields[1], self.label, self.version, self.example_versions)
+
+    @property
+    def words(self) -> str:
+        """What its word diff covers: its text, then its examples (`read_words` first)."""
+        assert self.text is not None, "read_words(db, members, 'text') first"
+        return member_text(self.text, list(self.example_texts))
+
+    @property
+    def clause(self) -> Clause:
+        """The clause, as the alignment knows it (`read_words(db, members, 'normalised')`
+        first)."""
+        if self._clause is None:
+            assert self.normalised is not None, "read_words(db, members, 'normalised') first"
+            part, kind, number, parent, title, version, position = self.fields
+            self._clause = Clause(
+                part, kind, number, parent, title, version, self.normalised, position
+            )
+            self._clause.examples = self.examples
+        return self._clause
+
+
+def read_words(
+    db: Database, members: Iterable[_Member], column: Literal["text", "normalised"]
+) -> None:
+    """Read the `text` or the `normalised` text (`column`) of each of `members`, in one query."""
+    wanted = [member for member in members if getattr(member, column) is None]
+    if not wanted:
+        return
+    found = dict(
+        db.execute(
+            f"SELECT hash, {column} FROM clause_versions"
+            " WHERE hash IN (SELECT value FROM json_each(?))",
+            [json.dumps(sorted({member.version for member in wanted}))],
+        ).fetchall()
+    )
+    for member in wanted:
+        setattr(member, column, found[member.version])
 
 
 def diff_releases(
@@ -48,8 +130,8 @@ def diff_releases(
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
     with _collector_paused():
-        before = load_members(db, old_release, words)
-        after = load_members(db, new_release, words)
+        before = load_members(db, old_release)
+        after = load_members(db, new_release)
         return compare_members(
             db,
             (old_release, before),
@@ -64,13 +146,18 @@ def diff_releases(
 def _collector_paused() -> Iterator[None]:
     """No cyclic garbage collection while a change list is made: it allocates tens of
     thousands of small dicts and lists, none in a cycle, which the collector would otherwise
-    walk again and again (a quarter of the time of a long diff)."""
+    walk again and again (a quarter of the time of a long diff). Nor once more when it is
+    made: they join the oldest generation unwalked (`gc.freeze` then `gc.unfreeze` move every
+    tracked object there at no cost), where a full collection, much later, sees them; walking
+    them at once, at the first allocation after, cost a tenth of a long diff."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
@@ -99,29 +186,27 @@ def compare_members(
     """The change list of two releases' loaded members (see `diff_releases`); `kinds`, when
     given, are the kinds of change already computed (`release_changes`)."""
     (old_release, before), (new_release, after) = old, new
-    number_map = {
-        before[lid].clause.number: after[lid].clause.number for lid in before.keys() & after.keys()
-    }
     links = _links(db, old_release, new_release)
-    changes, summary = [], Counter[str]()
-    for lineage_id in _in_order(before, after):
-        change = _change(lineage_id, before, after, links)
-        if change["kind"] is None and kinds is not None:
-            change["kind"] = kinds.get(lineage_id, UNCHANGED)
-        elif change["kind"] is None:
-            change["kind"] = kind_of_change(
-                before[lineage_id].clause, after[lineage_id].clause, number_map
-            )
-        if rule_prefix and not any(
-            is_under(number, rule_prefix) for number in change["old"] + change["new"]
-        ):
-            continue
-        summary[change["kind"]] += 1
-        if change["kind"] != UNCHANGED:
-            changes.append(change)
+    listed = [_change(lineage_id, before, after, links) for lineage_id in _in_order(before, after)]
+    if rule_prefix:
+        listed = [
+            change
+            for change in listed
+            if any(is_under(number, rule_prefix) for number in change["old"] + change["new"])
+        ]
+    undecided = [change for change in listed if change["kind"] is None]
+    if kinds is not None:
+        for change in undecided:
+            change["kind"] = kinds.get(change["lineage"], UNCHANGED)
+    else:
+        _name_kinds(db, undecided, before, after)
+    summary = Counter(change["kind"] for change in listed)
+    changes = [change for change in listed if change["kind"] != UNCHANGED]
     add_evidence(db, old_release, new_release, changes)  # method, score, weak: how certain
-    pairs = [(change.pop("old_text"), change.pop("new_text")) for change in changes]
     if words:
+        ends = [(before.get(change["lineage"]), after.get(change["lineage"])) for change in changes]
+        read_words(db, (member for pair in ends for member in pair if member), "text")
+        pairs = [(a.words if a else "", b.words if b else "") for a, b in ends]
         for change, diff in zip(changes, stored_word_diffs(db, pairs), strict=True):
             change["diff"] = diff
     return annotate_diff(
@@ -136,41 +221,70 @@ def compare_members(
     )
 
 
-def load_members(db: Database, release: str, words: bool = True) -> dict[int, _Member]:
-    """Lineage id -> its clause in `release`, its examples part of its wording (with its text
-    when `words`)."""
-    text = "v.text" if words else "''"
+def _name_kinds(
+    db: Database,
+    changes: list[dict[str, Any]],
+    before: dict[int, _Member],
+    after: dict[int, _Member],
+) -> None:
+    """The kind of each change of a lineage both releases have, unlinked: unchanged when its
+    state is the same, else as stored (`lineage.stored_kinds`), else named here."""
+    keys: dict[int, str] = {}
+    for change in changes:
+        lineage_id = change["lineage"]
+        old_state, new_state = before[lineage_id].state, after[lineage_id].state
+        if old_state == new_state:
+            change["kind"] = UNCHANGED
+        else:
+            keys[lineage_id] = kinds_key(old_state, new_state)
+    stored = stored_kinds(db, keys.values()) if keys else {}
+    unnamed = [change for change in changes if change["lineage"] in keys]
+    for change in unnamed:
+        change["kind"] = stored.get(keys[change["lineage"]])
+    unnamed = [change for change in unnamed if change["kind"] is None]
+    if not unnamed:
+        return
+    ends = [(before[change["lineage"]], after[change["lineage"]]) for change in unnamed]
+    read_words(db, (member for pair in ends for member in pair), "normalised")
+    number_map = {before[lid].number: after[lid].number for lid in before.keys() & after.keys()}
+    for change, (old, new) in zip(unnamed, ends, strict=True):
+        change["kind"] = kind_of_change(old.clause, new.clause, number_map)
+
+
+def load_members(db: Database, release: str) -> dict[int, _Member]:
+    """Lineage id -> its clause in `release`, its examples part of its wording (their words
+    read with them; the clause's own words are read when needed: `read_words`)."""
     rows = db.execute(
-        f"""SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
-                  v.normalised, p.position, {text}
+        """SELECT m.lineage_id, p.id, p.kind, p.number, p.parent, p.title, p.version_hash,
+                  p.position
            FROM lineage_members m JOIN parts p ON p.id = m.part_id
-           JOIN clause_versions v ON v.hash = p.version_hash
            WHERE m.release = ?""",
         [release],
     )
-    members = {row[0]: _Member(Clause(*row[1:9]), row[9]) for row in rows}
+    members = {row[0]: _Member(row[1:]) for row in rows}
     examples = _examples(db, release)
     if examples:
         for member in members.values():
-            found = examples.get(member.clause.number) if member.clause.group == "rule" else None
+            found = examples.get(member.number) if GROUP[member.fields[1]] == "rule" else None
             if found:
-                member.clause.examples = "\n".join(normalised for normalised, _text in found)
-                if words:
-                    member.text = member_text(member.text, [t for _normalised, t in found])
+                member.examples = "\n".join(normalised for normalised, _text, _version in found)
+                member.example_texts = tuple(text for _n, text, _v in found)
+                member.example_versions = tuple(version for _n, _t, version in found)
     return members
 
 
-def _examples(db: Database, release: str) -> dict[str | None, list[tuple[str, str]]]:
-    """The examples of each rule of `release` (by the rule's number), in order."""
-    found: dict[str | None, list[tuple[str, str]]] = {}
-    for parent, normalised, text in db.execute(
-        """SELECT p.parent, v.normalised, v.text
+def _examples(db: Database, release: str) -> dict[str | None, list[tuple[str, str, str]]]:
+    """The examples of each rule of `release` (by the rule's number), in order: normalised
+    text, text and version."""
+    found: dict[str | None, list[tuple[str, str, str]]] = {}
+    for parent, normalised, text, version in db.execute(
+        """SELECT p.parent, v.normalised, v.text, p.version_hash
            FROM releases r JOIN parts p ON p.capture_id = r.capture_id
            JOIN clause_versions v ON v.hash = p.version_hash
            WHERE r.date = ? AND p.kind = 'example' ORDER BY p.position""",
         [release],
     ):
-        found.setdefault(parent, []).append((normalised, text))
+        found.setdefault(parent, []).append((normalised, text, version))
     return found
 
 
@@ -188,9 +302,9 @@ def _links(db: Database, old: str, new: str) -> dict[int, tuple[str, list[int]]]
 
 def _in_order(before: dict[int, _Member], after: dict[int, _Member]) -> list[int]:
     """Lineages in the new release's order, each removed one after the clause it followed."""
-    order = sorted(after, key=lambda lid: after[lid].clause.position)
+    order = sorted(after, key=lambda lid: after[lid].position)
     removed = sorted(
-        (lid for lid in before if lid not in after), key=lambda lid: before[lid].clause.position
+        (lid for lid in before if lid not in after), key=lambda lid: before[lid].position
     )
     return order + removed
 
@@ -204,15 +318,15 @@ def _change(
     """The change of one lineage; its kind is None when both releases have it, unlinked."""
     old, new = before.get(lineage_id), after.get(lineage_id)
     link_kind, related = links.get(lineage_id, (None, []))
-    olds = [old.clause.label] if old else []
-    news = [new.clause.label] if new else []
+    olds = [old.label] if old else []
+    news = [new.label] if new else []
     kind: str | None
     if old is None:
         kind = SPLIT if link_kind == SPLIT else ADDED
-        olds = [before[r].clause.label for r in related if r in before] if kind == SPLIT else []
+        olds = [before[r].label for r in related if r in before] if kind == SPLIT else []
     elif new is None:
         kind = MERGED if link_kind == MERGED else REMOVED
-        news = [after[r].clause.label for r in related if r in after] if kind == MERGED else []
+        news = [after[r].label for r in related if r in after] if kind == MERGED else []
     else:
         kind = link_kind
     return {
@@ -221,10 +335,8 @@ def _change(
         "new": news,
         "lineage": lineage_id,
         "related_lineages": related,
-        "old_part": old.clause.part_id if old else None,
-        "new_part": new.clause.part_id if new else None,
-        "old_text": old.text if old else "",
-        "new_text": new.text if new else "",
+        "old_part": old.part_id if old else None,
+        "new_part": new.part_id if new else None,
     }
 
 

@@ -12,6 +12,8 @@ diff and history pages all show it, so a judge knows which links to check.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from typing import Any
 
 from sqlite_utils import Database
@@ -30,21 +32,37 @@ def evidence(method: str | None, score: float | None, weak: Any) -> dict[str, An
     return {"method": method, "score": score, "weak": bool(weak)}
 
 
-def evidence_between(db: Database, old: str, new: str) -> dict[int, dict[str, Any]]:
-    """Lineage -> the evidence of its change from release `old` to release `new` (dates).
+def evidence_between(
+    db: Database, old: str, new: str, lineages: Iterable[int]
+) -> dict[int, dict[str, Any]]:
+    """Lineage -> the evidence of its change from release `old` to release `new` (dates), for
+    each of `lineages` with a decision in the releases after `old` up to `new`.
 
-    Only lineages with a decision in the releases after `old` up to `new` are listed.
+    The first decision of each lineage is one index search of its events (a long span holds
+    tens of thousands of them, of which only the first of each lineage counts); the weak ones,
+    few, are read apart and the first of each wins.
     """
-    rows = db.execute(
+    first = {
+        row[0]: evidence(*row[1:])
+        for row in db.execute(
+            """SELECT e.lineage_id, e.method, e.score, e.weak
+               FROM json_each(?) AS wanted JOIN lineage_events e ON e.id = (
+                   SELECT id FROM lineage_events
+                   WHERE lineage_id = wanted.value AND release > ? AND release <= ?
+                   ORDER BY release, id LIMIT 1)""",
+            [json.dumps(sorted(set(lineages))), old, new],
+        )
+    }
+    weak: dict[int, dict[str, Any]] = {}
+    for lineage_id, method, score, is_weak in db.execute(
         """SELECT lineage_id, method, score, weak FROM lineage_events
-           WHERE release > ? AND release <= ? ORDER BY release, id""",
+           WHERE release > ? AND release <= ? AND weak ORDER BY release, id""",
         [old, new],
-    ).fetchall()
-    # the first decision of each lineage (read backwards, the first one is written last),
-    # then the first weak one where there is one (few are)
-    first = {row[0]: row for row in reversed(rows)}
-    first.update({row[0]: row for row in reversed(rows) if row[3]})
-    return {lineage_id: evidence(*row[1:]) for lineage_id, row in first.items()}
+    ):
+        if lineage_id in first and lineage_id not in weak:
+            weak[lineage_id] = evidence(method, score, is_weak)
+    first.update(weak)
+    return first
 
 
 def evidence_by_release(db: Database) -> dict[tuple[str, int], dict[str, Any]]:
@@ -62,7 +80,7 @@ def evidence_by_release(db: Database) -> dict[tuple[str, int], dict[str, Any]]:
 
 def add_evidence(db: Database, old: str, new: str, changes: list[dict[str, Any]]) -> None:
     """Give each change of `lineage.compare.diff_releases` its `method`, `score`, `weak`."""
-    found = evidence_between(db, old, new)
+    found = evidence_between(db, old, new, (change["lineage"] for change in changes))
     for change in changes:
         change.update(found.get(change["lineage"], NO_EVIDENCE))
 

@@ -28,6 +28,7 @@ REQUIRED_TABLES = (
     "release_changes",
     "derived_state",
     "word_diffs",
+    "change_kinds",
     "example_records",
     "example_state",
 )

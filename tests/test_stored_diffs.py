@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from archive.ingest import ingest_captures
 from archive.store import open_store
 from archive.worddiff import Diff, new_side, old_side, word_diff
-from lineage import stored_diffs
+from lineage import answers, stored_diffs
 from lineage.compare import diff_releases
 
 
@@ -58,7 +58,7 @@ def test_the_pipeline_stored_every_two_texts_of_a_clause_once(small_lineage: Dat
     assert rows == keys > 1000
 
 
-def test_a_new_release_adds_the_pairs_of_its_changed_texts(
+def test_a_new_release_adds_the_pairs_of_its_changed_texts_and_states(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     releases = ("2008-02-01", "2009-10-05", "2024-06-07")
@@ -66,11 +66,17 @@ def test_a_new_release_adds_the_pairs_of_its_changed_texts(
     db = open_store(tmp_path / "rules.db")
     ingest_captures(db, folder)
     run_stages(db)
-    before = db["word_diffs"].count
+    before, kinds_before = db["word_diffs"].count, db["change_kinds"].count
     make_captures_dir(folder, releases)
     ingest_captures(db, folder)
     run_stages(db)
     assert db["word_diffs"].count > before
+    # the kinds of change too: the pairs of states a full recompute would name, no more
+    assert db["change_kinds"].count > kinds_before
+    every_pair = answers._pairs_of_states(
+        db, releases[0], answers._MemberStates(db, answers._Examples(db))
+    )
+    assert {row[0] for row in db.execute("SELECT key FROM change_kinds")} == set(every_pair)
     monkeypatch.setattr(stored_diffs, "word_diffs", _refuse_to_diff)
     for old in releases[:2]:  # the new release against each one before it
         assert diff_releases(db, old, releases[-1])["changes"]
