@@ -31,7 +31,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from lineage.align import GROUP, REFERENCE_NUMBER, Clause, kind_of_change
+from lineage.align import GROUP, REFERENCE_NUMBER, Clause
+from lineage.stored_kinds import both_kinds
 from vocabulary.kinds import CHANGE_KINDS, MERGED, SPLIT
 
 FOLDER = "compare"
@@ -41,13 +42,6 @@ FORMAT = 2  # bump when the files' layout changes (compare.js reads it)
 KIND_CODES = "".join(chr(ord("a") + i) for i in range(len(CHANGE_KINDS)))
 NEVER, DEPENDS = ".", "?"
 SQL_BATCH = 500  # hashes per query: below SQLite's limit on parameters
-
-
-class _NothingFollows(dict[Any, Any]):
-    """A number map under which no rule number followed its rule."""
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        return _NothingFollows
 
 
 @dataclass
@@ -100,8 +94,7 @@ def _kinds(lineage: _Lineage) -> Kinds:
         for j, new in enumerate(lineage.clauses):
             if lineage.first[i] > lineage.last[j]:
                 continue  # state i never comes before state j
-            follows = kind_of_change(old, new, {})
-            otherwise = kind_of_change(old, new, _NothingFollows())
+            follows, otherwise = both_kinds(old, new)  # named once when they cannot differ
             if follows == otherwise:
                 codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(follows)]
                 continue
