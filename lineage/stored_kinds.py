@@ -81,3 +81,14 @@ def stored_kinds(db: Database, keys: Iterable[str]) -> dict[str, str]:
             [json.dumps(sorted(set(keys)))],
         ).fetchall()
     )
+
+
+def stored_both_kinds(db: Database, keys: Iterable[str]) -> dict[str, tuple[str, str]]:
+    """Key -> the two kinds stored under it (if every cited number followed its rule, if none
+    did); keys the store lacks are left out."""
+    rows = db.execute(
+        """SELECT key, follows, otherwise FROM change_kinds
+           WHERE key IN (SELECT value FROM json_each(?))""",
+        [json.dumps(sorted(set(keys)))],
+    )
+    return {key: (follows, otherwise) for key, follows, otherwise in rows}

@@ -6,10 +6,11 @@ and word-diffs their texts. The browser does the same from files published under
 and decides no kind itself: every kind is computed here, by the engine.
 
 A lineage's clause takes a few distinct *states* over the releases (its wording, number,
-examples...). For every pair of states of a lineage (the older first), `kind_of_change` is
-run here; it depends on the two releases compared only through the rule numbers that follow
-their rules (a `reference` change), so where that matters both answers are published with
-the numbers to check, and the browser checks them against the pair of releases it compares.
+examples...). For every pair of states of a lineage (the older first), the kind is the one
+the pipeline stored (`lineage.stored_kinds`), or `kind_of_change` run here. It depends on
+the two releases compared only through the rule numbers that follow their rules (a
+`reference` change), so where that matters both answers are published with the numbers to
+check, and the browser checks them against the pair of releases it compares.
 
 - `compare/index.json`: the other files, the split and merge events, the text chunks;
 - `compare/lineages.json`: per lineage, its states (`[text, label]`, `[..., 1]` for a
@@ -26,13 +27,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlite_utils import Database
 
 from lineage.align import GROUP, REFERENCE_NUMBER, Clause
-from lineage.stored_kinds import both_kinds
+from lineage.stored_kinds import both_kinds, clause_state, kinds_key, stored_both_kinds
 from vocabulary.kinds import CHANGE_KINDS, MERGED, SPLIT
 
 FOLDER = "compare"
@@ -71,6 +73,7 @@ class _Lineage:
     states: list[list[Any]] = field(default_factory=list)
     clauses: list[Clause] = field(default_factory=list)
     digests: list[str] = field(default_factory=list)  # of each state's key
+    named: list[str] = field(default_factory=list)  # each state as lineage.stored_kinds names it
     first: list[int] = field(default_factory=list)  # release index each state first appears
     last: list[int] = field(default_factory=list)  # and last
 
@@ -84,31 +87,49 @@ _NO_LINEAGE = _Lineage()  # what a lineage not met yet looks like: no states
 Kinds = tuple[str, dict[int, list[Any]]]
 
 
-def _kinds(lineage: _Lineage) -> Kinds:
+def _pairs(lineage: _Lineage) -> Iterator[tuple[int, int]]:
+    """The pairs of states (older, newer) that two releases can set against each other."""
+    for i in range(len(lineage.clauses)):
+        for j in range(len(lineage.clauses)):
+            if lineage.first[i] <= lineage.last[j]:
+                yield i, j
+
+
+def _stored(db: Database, lineages: list[_Lineage]) -> dict[str, tuple[str, str]]:
+    """The kinds the pipeline stored for the pairs of states of `lineages` (key -> if every
+    reference follows, if none does); a pair it lacks is named here."""
+    keys = [
+        kinds_key(lineage.named[i], lineage.named[j])
+        for lineage in lineages
+        for i, j in _pairs(lineage)
+    ]
+    return stored_both_kinds(db, keys)
+
+
+def _kinds(lineage: _Lineage, stored: dict[str, tuple[str, str]]) -> Kinds:
     """The kind of each pair of states (row: older, column: newer) and those that depend on
     the references."""
     count = len(lineage.clauses)
     codes = [NEVER] * (count * count)
     depends: dict[int, list[Any]] = {}
-    for i, old in enumerate(lineage.clauses):
-        for j, new in enumerate(lineage.clauses):
-            if lineage.first[i] > lineage.last[j]:
-                continue  # state i never comes before state j
-            follows, otherwise = both_kinds(old, new)  # named once when they cannot differ
-            if follows == otherwise:
-                codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(follows)]
-                continue
-            pairs = zip(
-                REFERENCE_NUMBER.findall(old.normalised),
-                REFERENCE_NUMBER.findall(new.normalised),
-                strict=False,
-            )
-            codes[i * count + j] = DEPENDS
-            depends[i * count + j] = [
-                KIND_CODES[CHANGE_KINDS.index(follows)],
-                KIND_CODES[CHANGE_KINDS.index(otherwise)],
-                [[a, b] for a, b in pairs if a != b],
-            ]
+    for i, j in _pairs(lineage):
+        old, new = lineage.clauses[i], lineage.clauses[j]
+        found = stored.get(kinds_key(lineage.named[i], lineage.named[j]))
+        follows, otherwise = found if found else both_kinds(old, new)
+        if follows == otherwise:
+            codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(follows)]
+            continue
+        pairs = zip(
+            REFERENCE_NUMBER.findall(old.normalised),
+            REFERENCE_NUMBER.findall(new.normalised),
+            strict=False,
+        )
+        codes[i * count + j] = DEPENDS
+        depends[i * count + j] = [
+            KIND_CODES[CHANGE_KINDS.index(follows)],
+            KIND_CODES[CHANGE_KINDS.index(otherwise)],
+            [[a, b] for a, b in pairs if a != b],
+        ]
     return "".join(codes), depends
 
 
@@ -230,6 +251,7 @@ def compare_data(
                 lineage.states.append([text, clause.label, *glossary])
                 lineage.clauses.append(clause)
                 lineage.digests.append(hashlib.sha1(repr(key).encode()).hexdigest()[:16])
+                lineage.named.append(clause_state(clause.kind, clause.label, row[6], owned))
                 lineage.first.append(number)
                 lineage.last.append(number)
             lineage.last[state] = number
@@ -238,11 +260,13 @@ def compare_data(
         data.files[path] = body = _dump(rows)
         releases[date] = versioned(path, body)
     table = {}
+    memo_keys = {lineage_id: lineage.memo_key() for lineage_id, lineage in lineages.items()}
+    stored = _stored(db, [each for i, each in lineages.items() if memo_keys[i] not in memo])
     for lineage_id, lineage in sorted(lineages.items()):
-        memo_key = lineage.memo_key()
+        memo_key = memo_keys[lineage_id]
         found = memo.get(memo_key)
         if found is None:
-            found = _kinds(lineage)
+            found = _kinds(lineage, stored)
         data.kinds[memo_key] = found
         kinds, depends = found
         table[lineage_id] = [lineage.states, kinds, depends] if depends else [lineage.states, kinds]
