@@ -28,9 +28,32 @@ def test_the_memo_gives_the_same_files_and_names_no_kind_again(
     def refuse(*_args: Any) -> str:
         raise AssertionError("a kind named again although the memo had it")
 
-    monkeypatch.setattr(compare_module, "kind_of_change", refuse)
+    monkeypatch.setattr(compare_module, "both_kinds", refuse)
     again = compare_data(small_lineage, dates, dict(fresh.kinds))
     assert again.files == fresh.files
+
+
+def test_the_stored_kinds_give_the_files_naming_them_here_gives(
+    small_lineage: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pipeline's change_kinds serve most pairs; without them every pair is named here,
+    and the files are the same."""
+    dates = _dates(small_lineage)
+    named: list[Any] = []
+    both_kinds = compare_module.both_kinds
+
+    def counted(*args: Any) -> Any:
+        named.append(args)
+        return both_kinds(*args)
+
+    monkeypatch.setattr(compare_module, "both_kinds", counted)
+    with_store = compare_data(small_lineage, dates)
+    from_store = len(named)
+    monkeypatch.setattr(compare_module, "stored_both_kinds", lambda *_args: {})
+    named.clear()
+    without = compare_data(small_lineage, dates)
+    assert without.files == with_store.files
+    assert from_store < len(named) / 2  # most pairs were read, not named
 
 
 def test_a_new_release_names_the_kinds_of_the_lineages_it_changed_only(
