@@ -77,14 +77,17 @@ def write_rule_index(site: Site, runs: dict[str, list[dict[str, Any]]]) -> None:
         first=site.dates[0],
         chapters=[{**c, "sections": _without_numbers(c["sections"])} for c in listed],
     )
+    # A neighbour is a link (its chapter and address): the whole of it in the page's key
+    # would re-render a chapter's page whenever the chapter beside it changed.
+    links = [{"chapter": c["chapter"], "url": c["url"]} for c in listed]
     for position, chapter in enumerate(listed):
         site.page(
             f"{CHAPTER_PAGES}/{chapter['chapter']}/index.html",
             "rule_chapter.html",
             title=f"Rule numbers {chapter['chapter']}00–{chapter['chapter']}99",
             chapter=chapter,
-            previous=listed[position - 1] if position else None,
-            next=listed[position + 1] if position + 1 < len(listed) else None,
+            previous=links[position - 1] if position else None,
+            next=links[position + 1] if position + 1 < len(links) else None,
         )
 
 
