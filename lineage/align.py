@@ -22,6 +22,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import attrgetter
 
 from rapidfuzz import fuzz, process
@@ -308,29 +309,16 @@ def _pair_the_rest(
     _pair_renamed_entries(old, new, result, codes)
 
 
-class _Remembered:
-    """A function of a text, each answer kept: a worker aligns a run of releases that repeat
-    nearly all their texts, and each pair would otherwise work them out again."""
-
-    LIMIT = 200_000  # texts kept before starting afresh: a few runs' worth, a few tens of MB
-
-    def __init__(self, function: Callable[[str], str]) -> None:
-        self.function = function
-        self.answers: dict[str, str] = {}
-
-    def __call__(self, text: str) -> str:
-        found = self.answers.get(text)
-        if found is None:
-            if len(self.answers) > self.LIMIT:
-                self.answers.clear()
-            found = self.answers[text] = self.function(text)
-        return found
+# Answers kept per text: a worker aligns a run of releases that repeat nearly all their texts,
+# and each pair would otherwise work them out again.
+TEXTS_KEPT = 200_000  # a few runs' worth of texts, a few tens of MB
+_formatting_key = lru_cache(maxsize=TEXTS_KEPT)(formatting_key)
+_masked = lru_cache(maxsize=TEXTS_KEPT)(mask_references)
 
 
-_formatting_key = _Remembered(formatting_key)
-_fold_markup = _Remembered(fold_markup)
-_masked = _Remembered(mask_references)
-_term_key = _Remembered(lambda term: _formatting_key(normalise(term)))
+@lru_cache(maxsize=TEXTS_KEPT)
+def _term_key(term: str) -> str:
+    return _formatting_key(normalise(term))
 
 
 def _bare_term(clause: Clause) -> str | None:
@@ -1421,7 +1409,7 @@ def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, 
         same_but_formatting(old.normalised, new.normalised)
     ):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
-    before, after = _fold_markup(old.normalised), _fold_markup(new.normalised)
+    before, after = fold_markup(old.normalised), fold_markup(new.normalised)
     if _only_references_follow(before, after, number_map):
         if renumbered:
             return RENUMBERED
