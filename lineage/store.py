@@ -59,22 +59,6 @@ class _Labelled(Protocol):
     def kind(self) -> str: ...
 
 
-def _members(db: Database, release: str) -> list[Member]:
-    """The aligned parts of a release's preferred capture as members, in document order: the
-    release a build continues from (the workers send the others with their alignments)."""
-    marks = ", ".join("?" for _ in ALIGNED_KINDS)
-    rows = db.execute(
-        f"""SELECT parts.id, coalesce(nullif(parts.number, ''), nullif(parts.title, ''), ''),
-                   parts.kind
-            FROM releases JOIN parts ON parts.capture_id = releases.capture_id
-            WHERE releases.date = ? AND parts.kind IN ({marks})
-              AND parts.version_hash IS NOT NULL
-            ORDER BY parts.position""",
-        [release, *ALIGNED_KINDS],
-    )
-    return [Member(*row) for row in rows]
-
-
 def load_clauses(db: Database, release: str, texts: dict[str, str] | None = None) -> list[Clause]:
     """The aligned parts of a release's preferred capture, in document order; each rule
     carries the normalised text of its examples (they are part of its wording).
@@ -229,7 +213,7 @@ def _build_official(
         _forget_from(db, min(day for day in (gone, first) if day is not None))
     previous = releases[start - 1][0] if start else None
     lineages = _Lineages.load(db, previous)
-    old = _members(db, previous) if previous else []
+    old = members_of(load_clauses(db, previous)) if previous else []
     stored = _member_lineages(db, previous)
     old_ids = [stored[clause.part_id] for clause in old]
     dates = [release for release, _capture in releases]
