@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from itertools import groupby
 from typing import Any
 
@@ -281,6 +282,13 @@ class _Examples:
             found[(capture, parent)].append(version)
         self.versions = {owner: tuple(versions) for owner, versions in found.items()}
 
+    def of(self, release: str, kind: str, number: str | None) -> tuple[str, ...]:
+        """The versions of the examples of clause `number` (of `kind`) in `release`: a rule's
+        own, in order; none for anything else."""
+        if GROUP[kind] != "rule":
+            return ()
+        return self.versions.get((self.captures[release], number), ())
+
 
 class _MemberStates:
     """The state (`lineage.stored_kinds.clause_state`) and the clause of a lineage member, as
@@ -288,13 +296,7 @@ class _MemberStates:
 
     def __init__(self, db: Database, examples: _Examples) -> None:
         self.db = db
-        self.captures = examples.captures
-        self.examples = examples.versions
-
-    def example_versions(self, release: str, kind: str, number: str | None) -> tuple[str, ...]:
-        if GROUP[kind] != "rule":
-            return ()
-        return self.examples.get((self.captures[release], number), ())
+        self.example_versions = examples.of
 
     def state(self, release: str, row: _StateRow) -> str:
         _part, kind, number, _parent, title, version, _position = row
@@ -344,7 +346,7 @@ def _pairs_of_states(
            FROM lineage_members m JOIN parts p ON p.id = m.part_id
            WHERE m.lineage_id IN (SELECT value FROM json_each(?))
            ORDER BY m.lineage_id, m.release, p.position""",
-        [json.dumps(sorted(_lineages_with_new_states(db, start, states)))],
+        [json.dumps(sorted(_changed_lineages(db, start, states.of_release)))],
     )
     needed: dict[str, tuple[_MemberRef, _MemberRef]] = {}
     for _lineage, group in groupby(members, key=lambda row: row[0]):
@@ -361,24 +363,6 @@ def _pairs_of_states(
     return needed
 
 
-def _lineages_with_new_states(db: Database, start: str, states: _MemberStates) -> set[int]:
-    """The lineages whose state in a release from `start` on is not their state in the
-    release before (or that were not in it): only they can need new pairs."""
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
-    before = [day for day in dates if day < start]
-    if not before:  # every lineage
-        return {row[0] for row in db.execute("SELECT id FROM lineages")}
-    previous = states.of_release(before[-1])
-    changed: set[int] = set()
-    for day in (day for day in dates if day >= start):
-        current = states.of_release(day)
-        changed.update(
-            lineage for lineage, state in current.items() if previous.get(lineage) != state
-        )
-        previous = current
-    return changed
-
-
 class _MemberTexts:
     """The texts `lineage.compare.load_members` reads for the clauses of a release: words,
     then a rule's examples."""
@@ -386,16 +370,11 @@ class _MemberTexts:
     def __init__(self, db: Database, examples: _Examples) -> None:
         self.db = db
         self.words = dict(db.execute("SELECT hash, text FROM clause_versions").fetchall())
-        self.captures = examples.captures
-        self.examples = {
-            owner: [self.words[version] for version in versions]
-            for owner, versions in examples.versions.items()
-        }
+        self.examples = examples
 
     def text(self, release: str, kind: str, number: str | None, version: str) -> str:
-        rule = GROUP[kind] == "rule"
-        found = self.examples.get((self.captures[release], number), []) if rule else []
-        return member_text(self.words[version], found)
+        owned = self.examples.of(release, kind, number)
+        return member_text(self.words[version], [self.words[example] for example in owned])
 
     def of_release(self, release: str) -> dict[int, str]:
         """Lineage -> its clause's text in `release`."""
@@ -415,7 +394,7 @@ def _texts_to_diff(db: Database, start: str, examples: _Examples) -> dict[str, t
            FROM lineage_members m JOIN parts p ON p.id = m.part_id
            WHERE m.lineage_id IN (SELECT value FROM json_each(?))
            ORDER BY m.lineage_id, m.release, p.position""",
-        [json.dumps(sorted(_changed_lineages(db, start, texts)))],
+        [json.dumps(sorted(_changed_lineages(db, start, texts.of_release)))],
     )
     needed: dict[str, tuple[str, str]] = {}
     for _lineage, group in groupby(members, key=lambda row: row[0]):
@@ -431,17 +410,22 @@ def _texts_to_diff(db: Database, start: str, examples: _Examples) -> dict[str, t
     return needed
 
 
-def _changed_lineages(db: Database, start: str, texts: _MemberTexts) -> set[int]:
-    """The lineages whose text in a release from `start` on is not their text in the release
-    before (or that were not in it): only they can need new pairs."""
+def _changed_lineages(
+    db: Database, start: str, of_release: Callable[[str], dict[int, str]]
+) -> set[int]:
+    """The lineages whose clause in a release from `start` on differs from their clause in
+    the release before (or that were not in it), as `of_release` (lineage -> its text, or its
+    state, in a release) tells them: only they can need new pairs."""
     dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
     before = [day for day in dates if day < start]
-    previous = texts.of_release(before[-1]) if before else {}
+    if not before:  # every lineage
+        return {row[0] for row in db.execute("SELECT id FROM lineages")}
+    previous = of_release(before[-1])
     changed: set[int] = set()
     for day in (day for day in dates if day >= start):
-        current = texts.of_release(day)
+        current = of_release(day)
         changed.update(
-            lineage for lineage, text in current.items() if previous.get(lineage) != text
+            lineage for lineage, found in current.items() if previous.get(lineage) != found
         )
         previous = current
     return changed
