@@ -74,13 +74,11 @@ def both_kinds(old: Clause, new: Clause) -> tuple[str, str]:
 def stored_kinds(db: Database, keys: Iterable[str]) -> dict[str, str]:
     """Key -> the kind of change stored under it, when it does not depend on the references
     (`follows` and `otherwise` agree); keys the store lacks or that depend are left out."""
-    return dict(
-        db.execute(
-            """SELECT key, follows FROM change_kinds
-               WHERE key IN (SELECT value FROM json_each(?)) AND follows = otherwise""",
-            [json.dumps(sorted(set(keys)))],
-        ).fetchall()
-    )
+    return {
+        key: follows
+        for key, (follows, otherwise) in stored_both_kinds(db, keys).items()
+        if follows == otherwise
+    }
 
 
 def stored_both_kinds(db: Database, keys: Iterable[str]) -> dict[str, tuple[str, str]]:
