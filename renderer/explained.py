@@ -9,6 +9,7 @@ Both come from the store (`archive.explanations`), read once per build (renderer
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from markupsafe import Markup
@@ -21,14 +22,10 @@ def install(site: Site) -> None:
     """Give the templates `release_label(date)`: 'July 8, 2009 (Magic 2010)'."""
     names = {row["date"]: row.get("name") for row in site.releases}
 
-    labels: dict[str, Markup] = {}
-
+    @cache  # a few hundred days, named on thousands of pages
     def release_label(day: str) -> Markup:
-        found = labels.get(day)
-        if found is None:
-            name, when = names.get(day), long_date_html(day)
-            found = labels[day] = Markup("{} ({})").format(when, name) if name else when
-        return found
+        name, when = names.get(day), long_date_html(day)
+        return Markup("{} ({})").format(when, name) if name else when
 
     site.env.globals["release_label"] = release_label
 
