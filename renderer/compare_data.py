@@ -95,26 +95,23 @@ def _pairs(lineage: _Lineage) -> Iterator[tuple[int, int]]:
                 yield i, j
 
 
-def _stored(db: Database, lineages: list[_Lineage]) -> dict[str, tuple[str, str]]:
-    """The kinds the pipeline stored for the pairs of states of `lineages` (key -> if every
-    reference follows, if none does); a pair it lacks is named here."""
-    keys = [
-        kinds_key(lineage.named[i], lineage.named[j])
-        for lineage in lineages
-        for i, j in _pairs(lineage)
-    ]
-    return stored_both_kinds(db, keys)
+def _pair_keys(lineage: _Lineage) -> dict[tuple[int, int], str]:
+    """The key (`lineage.stored_kinds.kinds_key`) of each pair of states two releases can
+    set against each other."""
+    return {(i, j): kinds_key(lineage.named[i], lineage.named[j]) for i, j in _pairs(lineage)}
 
 
-def _kinds(lineage: _Lineage, stored: dict[str, tuple[str, str]]) -> Kinds:
+def _kinds(
+    lineage: _Lineage, keys: dict[tuple[int, int], str], stored: dict[str, tuple[str, str]]
+) -> Kinds:
     """The kind of each pair of states (row: older, column: newer) and those that depend on
-    the references."""
+    the references: as `stored` (the pipeline's, by `keys`) has it, else named here."""
     count = len(lineage.clauses)
     codes = [NEVER] * (count * count)
     depends: dict[int, list[Any]] = {}
-    for i, j in _pairs(lineage):
+    for (i, j), key in keys.items():
         old, new = lineage.clauses[i], lineage.clauses[j]
-        found = stored.get(kinds_key(lineage.named[i], lineage.named[j]))
+        found = stored.get(key)
         follows, otherwise = found if found else both_kinds(old, new)
         if follows == otherwise:
             codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(follows)]
@@ -261,12 +258,17 @@ def compare_data(
         releases[date] = versioned(path, body)
     table = {}
     memo_keys = {lineage_id: lineage.memo_key() for lineage_id, lineage in lineages.items()}
-    stored = _stored(db, [each for i, each in lineages.items() if memo_keys[i] not in memo])
+    pair_keys = {  # of the lineages whose kinds are named anew: read from the store at once
+        lineage_id: _pair_keys(lineage)
+        for lineage_id, lineage in lineages.items()
+        if memo_keys[lineage_id] not in memo
+    }
+    stored = stored_both_kinds(db, (key for keys in pair_keys.values() for key in keys.values()))
     for lineage_id, lineage in sorted(lineages.items()):
         memo_key = memo_keys[lineage_id]
         found = memo.get(memo_key)
         if found is None:
-            found = _kinds(lineage, stored)
+            found = _kinds(lineage, pair_keys[lineage_id], stored)
         data.kinds[memo_key] = found
         kinds, depends = found
         table[lineage_id] = [lineage.states, kinds, depends] if depends else [lineage.states, kinds]
