@@ -286,6 +286,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     if len(result.matches) not in (len(old), len(new)):  # something left on both sides
         _pair_the_rest(old, new, result, codes)
     _find_splits_and_merges(old, new, result, codes)
+    _merge_headings_by_children(old, new, result)
     _classify(old, new, result)
     return result
 
@@ -867,6 +868,58 @@ def _pair_by_children(
             result.pair(at, o, title, BY_CHILDREN, 100.0 * count / total)
             taken.add(o)
             break
+
+
+def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Alignment) -> None:
+    """An old heading nothing continues, whose children went under a new heading that
+    continues another, is merged there when one title holds every word of the other (2009:
+    section 404 "Triggered Abilities" into 603 "Handling Triggered Abilities", 411 "Playing
+    Mana Abilities" into 605 "Mana Abilities"). A heading has too few words to be found as a
+    passage (`_attach_unpaired` passes over headings): its children are the evidence, the
+    title only says the two are about the same thing. The share of its paired children that
+    went there is kept as the merge's evidence."""
+    taken = set(result.matches.values()) | {o for olds in result.merges.values() for o in olds}
+    index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    parent_of = {clause.number: clause.parent for clause in new}
+    went: dict[str, Counter[int]] = defaultdict(Counter)  # old heading -> new headings, any depth
+    paired_children: Counter[str] = Counter()
+    for n, o in result.matches.items():
+        parent = old[o].parent
+        if not parent:
+            continue
+        paired_children[parent] += 1
+        target = new[n].parent
+        while target is not None:
+            at = index_of.get(target)
+            if at is not None and new[at].heading and at in result.matches:
+                went[parent][at] += 1
+            target = parent_of.get(target)
+    for o, clause in enumerate(old):
+        homes = went.get(clause.number or "")
+        if o in taken or not homes or not clause.heading:
+            continue
+        title = _term_words(clause.normalised)
+        paired = paired_children[clause.number or ""]
+        for home, count in homes.most_common():
+            if count * 2 <= paired:
+                break  # most of its children went elsewhere, or nowhere one heading holds
+            if new[home].kind != clause.kind:
+                continue  # a level change needs more than a title (see `_pair_by_children`)
+            if not _one_title_holds_the_other(title, _term_words(new[home].normalised)):
+                continue
+            result.merges.setdefault(home, []).append(o)
+            result.merges[home].sort()
+            share = 100.0 * count / paired
+            result.moved_words[(ABSORBED_ROLE, o)] = round(share, 1)
+            break
+
+
+def _one_title_holds_the_other(these: list[str], those: list[str]) -> bool:
+    """True when every word of the shorter title is in the longer one (by stem)."""
+    if not these or not those:
+        return False
+    short, long = sorted((these, those), key=len)
+    return all(any(_same_stem(word, other) for other in long) for word in short)
 
 
 def _long_enough(clause: Clause) -> bool:

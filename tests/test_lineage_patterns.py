@@ -253,6 +253,30 @@ def test_4_rules_of_an_absorbed_heading_follow_its_title(rewrite_2009: Aligned) 
     assert rewrite_2009.successor["409.1a"] == "601.2a"
 
 
+def test_5_a_heading_whose_children_went_under_another_is_merged_there(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: sections 404 "Triggered Abilities", 405 "Static Abilities" and 411 "Playing Mana
+    Abilities" have no successor of their own: their rules went under 603, 604 and 605, whose
+    titles hold theirs. They are merged there, with the share of their children as evidence;
+    section 401 "Spells on the Stack", whose rules went to 111 and 607, stays removed."""
+    result, old_index, new_index = (
+        rewrite_2009.result,
+        rewrite_2009.old_index,
+        rewrite_2009.new_index,
+    )
+    for absorbed, home, kept in (
+        ("404", "603", "410"),
+        ("405", "604", "412"),
+        ("411", "605", "406"),
+    ):
+        assert rewrite_2009.old_index[absorbed] in result.merges[new_index[home]]
+        assert rewrite_2009.successor[kept] == home
+        assert rewrite_2009.ending(absorbed) == "merged"
+        assert result.evidence_old(old_index[absorbed])[0] == "absorbed"
+    assert rewrite_2009.ending("401") == "removed"
+
+
 def test_4_a_clause_one_level_deeper_under_its_parents_successor(full_store: Database) -> None:
     """2003-07-01: the declaration of attackers (308.1) became the first step (308.2a) of the
     new rule 308.2, still in section 308; the rewritten 308.1 is the step overview, which
