@@ -879,13 +879,19 @@ def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Al
     title only says the two are about the same thing. The share of its paired children that
     went there is kept as the merge's evidence."""
     taken = set(result.matches.values()) | {o for olds in result.merges.values() for o in olds}
+    waiting: dict[str, int] = {}  # number of an old heading nothing continues -> its index
+    for o, clause in enumerate(old):
+        if clause.heading and clause.number and o not in taken:
+            waiting.setdefault(clause.number, o)
+    if not waiting:
+        return  # most releases: every heading continues
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
     parent_of = {clause.number: clause.parent for clause in new}
     went: dict[str, Counter[int]] = defaultdict(Counter)  # old heading -> new headings, any depth
     paired_children: Counter[str] = Counter()
     for n, o in result.matches.items():
         parent = old[o].parent
-        if not parent:
+        if parent not in waiting:
             continue
         paired_children[parent] += 1
         target = new[n].parent
@@ -894,12 +900,10 @@ def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Al
             if at is not None and new[at].heading and at in result.matches:
                 went[parent][at] += 1
             target = parent_of.get(target)
-    for o, clause in enumerate(old):
-        homes = went.get(clause.number or "")
-        if o in taken or not homes or not clause.heading:
-            continue
+    for number, homes in went.items():
+        o, clause = waiting[number], old[waiting[number]]
         title = _term_words(clause.normalised)
-        paired = paired_children[clause.number or ""]
+        paired = paired_children[number]
         for home, count in homes.most_common():
             if count * 2 <= paired:
                 break  # most of its children went elsewhere, or nowhere one heading holds
