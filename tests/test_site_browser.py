@@ -73,3 +73,24 @@ def test_phone_width(page, base_url: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 380
     page.screenshot(path=str(ARTIFACTS / "site-home-phone.png"), full_page=False)
+
+
+def test_a_link_deep_into_a_long_page_lands_on_its_rule(page, base_url: str) -> None:
+    """A release's full text and a long diff lay out only what is near the screen (the CSS
+    `content-visibility`); a link to a rule far down still puts that rule at the top."""
+    for url, target in (
+        ("/releases/2024-06-07/#708.2", "708.2"),
+        ("/diff/2009-05-01/2009-07-08/#c-708.2", "c-708.2"),
+    ):
+        page.goto(base_url + url)
+        page.wait_for_load_state()
+        laid_out_lazily, top, scrolled = page.evaluate(
+            """(id) => {
+                const found = document.getElementById(id);
+                return [getComputedStyle(found).contentVisibility === "auto",
+                        found.getBoundingClientRect().top, window.scrollY];
+            }""",
+            target,
+        )
+        assert laid_out_lazily, url
+        assert scrolled > 0 and abs(top) <= 2, (url, top)
