@@ -712,10 +712,40 @@ def _pair_leftovers(
             if total >= LOOSE:
                 candidates.append((total, evidence, n, o))
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
+    pieces = _PieceTest(old, new, result)
     for total, evidence, n, o in candidates:
-        if n not in result.matches and o not in taken:
+        if n not in result.matches and o not in taken and not pieces.is_piece(n, o):
             result.pair(n, o, evidence, LEFTOVER, total)
             taken.add(o)
+
+
+class _PieceTest:
+    """Whether a new clause reads as a piece split off a neighbour's source rather than as
+    the continuation of the old clause a weak leftover pairing would give it (2017: 708.3
+    "A player chooses which half of a split card he or she is casting" is the first sentence
+    of 708.2a, whose rest is 708.3a; the old 708.3 on multicolored split cards, which shares
+    half its words, went nowhere)."""
+
+    def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
+        self.old, self.new, self.result = old, new, result
+        self.old_at = {clause.number: i for i, clause in enumerate(old) if clause.number}
+
+    def is_piece(self, n: int, o: int) -> bool:
+        """True when nearly all of new clause `n`'s words (`RESTATED`) are in an old clause
+        near it, other than `o`, and most of them (`MOVED_WORDS`) are words that clause lost
+        where it continues."""
+        words = _words(self.new[n].normalised)
+        partner = {source: kept for kept, source in self.result.matches.items()}
+        for source in _around(n, self.result.matches, self.old, self.old_at):
+            if source == o or source not in partner:
+                continue
+            whole = _words(self.old[source].normalised)
+            if _contained(words, whole) < RESTATED:
+                continue
+            lost = whole - _words(self.new[partner[source]].normalised)
+            if _contained(words, lost) >= MOVED_WORDS:
+                return True
+        return False
 
 
 def _term_words(text: str) -> list[str]:

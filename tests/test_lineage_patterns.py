@@ -77,6 +77,26 @@ def test_3_a_strong_distant_match_beats_a_weak_one_nearby(rewrite_2009: Aligned)
     assert rewrite_2009.successor.get("203.1b") != "202.1b"
 
 
+def test_3_a_piece_of_a_neighbour_is_no_weak_leftover_pair(full_store: Database) -> None:
+    """2017-04-28: "A player chooses which half of a split card he or she is casting" (708.3)
+    is the first sentence of 708.2a, whose rest became 708.3a. Pairing what nothing claimed
+    gave it the old 708.3 (multicolored split cards, half its words) at 45; it is 708.2a's
+    statement, so 708.2a continues there and 708.3a is split off. The old 708.3 ends."""
+    split_cards = Aligned(full_store, "2017-01-19", "2017-04-28")
+    assert split_cards.successor["708.2a"] == "708.3"
+    pieces = split_cards.result.splits[split_cards.old_index["708.2a"]]
+    assert [split_cards.new[n].label for n in pieces] == ["708.3a"]
+    assert split_cards.ending("708.3") == "removed"
+
+
+def test_3_a_weak_leftover_pair_leaves_a_piece_to_its_source(rewrite_2009: Aligned) -> None:
+    """2009: 605.1b (when a triggered ability is a mana ability) is part (b) of 406.1, which
+    continues as 605.1a; 406.2 (spells are no mana abilities) is 605.5b, not 605.1b."""
+    assert rewrite_2009.successor["406.2"] == "605.5b"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["406.1"]]
+    assert "605.1b" in [rewrite_2009.new[n].label for n in pieces]
+
+
 def clause(number: str, text: str, position: int, parent: str) -> Clause:
     return Clause(position, "subrule", number, parent, None, text, text, position)
 
