@@ -16,6 +16,7 @@ import http.server
 import io
 import json
 import re
+import sys
 import threading
 from datetime import date
 from pathlib import Path
@@ -98,13 +99,24 @@ def is_hidden(request_path: str) -> bool:
     return any(part.startswith(".") for part in path.replace("\\", "/").split("/"))
 
 
-def make_server(site: Path, port: int = 0) -> http.server.ThreadingHTTPServer:
+class SiteServer(http.server.ThreadingHTTPServer):
+    """The server: a browser that leaves a long page before it has all of it closes the
+    connection while the page is still being sent. That is how browsing goes, not an error:
+    it gets no traceback. Any other error still does."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # BrokenPipeError, ConnectionResetError: the reader went away
+        super().handle_error(request, client_address)
+
+
+def make_server(site: Path, port: int = 0) -> SiteServer:
     """A server bound to 127.0.0.1 (port 0: any free port; read `server_address`)."""
     handler = functools.partial(SiteHandler, directory=str(site))
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    return SiteServer(("127.0.0.1", port), handler)
 
 
-def serve_in_thread(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+def serve_in_thread(site: Path) -> tuple[SiteServer, str]:
     """Start a server on a free port in a daemon thread; returns it and its base URL."""
     server = make_server(site)
     threading.Thread(target=server.serve_forever, daemon=True).start()
