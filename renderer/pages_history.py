@@ -202,10 +202,14 @@ def _wording(w: Wording, rows: list[Member], newest: str) -> dict[str, Any]:
     """A stored wording as the history page shows it. One still in force names neither its
     last release nor its count, so that a new release that keeps it leaves the page as is."""
     current = w.last == newest
-    numbers = list(w.numbers)
-    cite_release = next(
-        (row[0] for row in rows if row[1] == numbers[-1] and w.first <= row[0] <= w.last), w.first
-    )
+    numbers = list(w.numbers)  # each once, in order of first use: a number may come back
+    printed = [row for row in rows if w.first <= row[0] <= w.last]
+    last_number = printed[-1][1] if printed else numbers[-1]
+    cite_release = w.first  # since when it has had that number without a break
+    for release, number, *_rest in reversed(printed):
+        if number != last_number:
+            break
+        cite_release = release
     return {
         "version": w.version,
         "normalised": w.normalised,
@@ -216,11 +220,11 @@ def _wording(w: Wording, rows: list[Member], newest: str) -> dict[str, Any]:
         "count": None if current else w.releases,
         "numbers": numbers,
         "anchor": clause_anchor(numbers[0]),
-        "end_anchor": clause_anchor(numbers[-1]),
+        "end_anchor": clause_anchor(last_number),
         "kind": w.kind,
         "since": w.since,
         "url": rule_url(numbers[0], w.first),
-        "cite_number": numbers[-1],
+        "cite_number": last_number,
         "cite_release": cite_release,
     }
 

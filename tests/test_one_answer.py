@@ -188,6 +188,27 @@ def sampled(full_lineage: Database) -> list[tuple[int, str, str]]:
     return found
 
 
+RULE_TODAY = re.compile(r'class="today" data-number="([0-9][^"]*)"')
+CITED_RULE = re.compile(r"Comprehensive Rules, rule ([^,]+), release of")
+
+
+def test_a_history_page_cites_its_clause_under_todays_number(full_site: Path) -> None:
+    """A number can come back: section 205 "Type Line" was 204 from 2009-07-08 to 2011-07-15,
+    then 205 again. Every history page of a rule in force cites it under the number it has
+    today (the one the page says it has), not under the last new number its wording took."""
+    checked = []
+    for page in sorted((full_site / "history").glob("*/*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        today = RULE_TODAY.search(html)
+        if today is None:
+            continue  # no longer in force, or a glossary entry
+        cited = CITED_RULE.search(html)
+        assert cited is not None, page
+        assert cited.group(1) == today.group(1), (page, cited.group(1), today.group(1))
+        checked.append(page.parent.name)
+    assert "205" in checked and len(checked) > 2000
+
+
 def test_the_sample_covers_every_era_and_the_face_down_rules(
     full_lineage: Database, sampled: list[tuple[int, str, str]]
 ) -> None:
