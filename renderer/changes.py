@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from lineage.evidence import NO_EVIDENCE, evidence_by_release
 from renderer.environment import clause_anchor
-from vocabulary.kinds import CHANGE_KINDS, UNCHANGED
+from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
 KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)
@@ -41,7 +41,13 @@ class Change:
 
     @property
     def renumbers(self) -> bool:
-        return bool(self.old_numbers and self.new_numbers and self.old_numbers != self.new_numbers)
+        """A change in a renumbering table: its number changed, and its kind says so (a
+        glossary term that only took curly quotes, "Intervening \"If\" Clause", is a change
+        of formatting, not a new number)."""
+        return (
+            bool(self.old_numbers and self.new_numbers and self.old_numbers != self.new_numbers)
+            and self.kind in RENUMBERING_KINDS
+        )
 
 
 def all_changes(db: Database) -> dict[str, list[Change]]:

@@ -17,7 +17,6 @@ from renderer.pictures.timeline import ReleaseBar, timeline_svg
 from renderer.queries import part_texts, release_parts
 from renderer.toc import contents
 from renderer.writer import context_key
-from vocabulary.kinds import RENUMBERING_KINDS
 
 
 def build_releases(site: Site) -> None:
@@ -196,7 +195,7 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
     base = compared_with(dates, site.derived)
     index = []
     for i, day in enumerate(dates):
-        rows = [c for c in by_release[day] if c.renumbers and c.kind in RENUMBERING_KINDS]
+        rows = [c for c in by_release[day] if c.renumbers]
         if not rows or not i or day in site.derived:
             continue
         index.append({"date": day, "count": len(rows)})

@@ -57,6 +57,9 @@ def write_rule_index(site: Site, runs: dict[str, list[dict[str, Any]]]) -> None:
                 "title": own["label"] if own else "",
                 "years": own["years"] if own else "",
                 "current": own["current"] if own else False,
+                # a section number no release printed (only a misnumbered rule under it,
+                # 2006-10-01's 432.2b) has no page of its own to link to
+                "has_page": own is not None,
                 "numbers": [n for n in sections[section] if n["number"] != section],
             }
         )
