@@ -1523,18 +1523,36 @@ def _only_references_follow(
 ) -> bool:
     """True when the texts differ only in rule numbers, each changed as its rule moved (the
     two ends of a range each as theirs: "601.2e-g" -> "601.2f-h")."""
+    pairs = reference_end_pairs(old_text, new_text)
+    return pairs is not None and all(number_map.get(x, y) == y for x, y in pairs)
+
+
+def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] | None:
+    """The (old, new) rule numbers that must each have followed its rule for the texts to
+    differ only in references: the two ends of a range each on its own ("601.2e-g" ->
+    "601.2f-h" asks 601.2e -> 601.2f and 601.2g -> 601.2h). None when no renumbering can
+    explain the change: other words differ, or a range became one rule. The in-browser
+    compare checks the same pairs against the releases it compares.
+
+    >>> reference_end_pairs("see rules 601.2e-g", "see rules 601.2f-h")
+    [('601.2e', '601.2f'), ('601.2g', '601.2h')]
+    >>> reference_end_pairs("see rules 301.5a-d", "see rules 301.5a-e")
+    [('301.5d', '301.5e')]
+    >>> reference_end_pairs("see rule 504.2", "see rules 708.2-708.4") is None
+    True
+    """
     if _masked(old_text) != _masked(new_text):
-        return False
+        return None
+    found: list[tuple[str, str]] = []
     pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
     for a, b in pairs:
         if a == b:
             continue
-        ends = zip(_range_ends(a), _range_ends(b), strict=False)
-        if len(_range_ends(a)) != len(_range_ends(b)):
-            return False
-        if not all(x == y or number_map.get(x, y) == y for x, y in ends):
-            return False
-    return True
+        ends_a, ends_b = _range_ends(a), _range_ends(b)
+        if len(ends_a) != len(ends_b):
+            return None
+        found.extend((x, y) for x, y in zip(ends_a, ends_b, strict=True) if x != y)
+    return found
 
 
 def _range_ends(reference: str) -> tuple[str, ...]:

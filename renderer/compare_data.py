@@ -33,7 +33,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from lineage.align import GROUP, REFERENCE_NUMBER, Clause
+from archive.normalise import fold_markup
+from lineage.align import GROUP, Clause, reference_end_pairs
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key, stored_both_kinds
 from vocabulary.kinds import CHANGE_KINDS, MERGED, SPLIT
 
@@ -116,16 +117,16 @@ def _kinds(
         if follows == otherwise:
             codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(follows)]
             continue
-        pairs = zip(
-            REFERENCE_NUMBER.findall(old.normalised),
-            REFERENCE_NUMBER.findall(new.normalised),
-            strict=False,
-        )
+        # the numbers the engine checks (`kind_of_change`), each end of a range on its own
+        pairs = reference_end_pairs(fold_markup(old.normalised), fold_markup(new.normalised))
+        if pairs is None:  # no number map can make it follow
+            codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(otherwise)]
+            continue
         codes[i * count + j] = DEPENDS
         depends[i * count + j] = [
             KIND_CODES[CHANGE_KINDS.index(follows)],
             KIND_CODES[CHANGE_KINDS.index(otherwise)],
-            [[a, b] for a, b in pairs if a != b],
+            [[a, b] for a, b in pairs],
         ]
     return "".join(codes), depends
 

@@ -148,3 +148,18 @@ def test_words_and_numbers_are_read_as_python_reads_them(
     pairs = [(n, p) for n in numbers for p in numbers]
     got = page.evaluate("ps => ps.map(p => window.rulesCompare.isUnder(p[0], p[1]))", pairs)
     assert got == [is_under(n, p) for n, p in pairs]
+
+
+def test_a_range_is_checked_end_by_end(page: Any, base_url: str, small_store: Database) -> None:
+    """2020-01-22 -> 2024-06-07: 616.1f became 616.1g, and its "616.1a-d" became "616.1a-f".
+    616.1d is still 616.1d: the range grew, it did not follow a renumbering, so the change
+    is renumbered+reworded. The browser checked the range as one number it could not find
+    (and so took it as following): it must check each end as the engine does."""
+    old, new = "2020-01-22", "2024-06-07"
+    compare(page, base_url, f"old={old}&new={new}")
+    expected = cli_diff(small_store, old=old, new=new)
+    assert page.evaluate(SUMMARY_JS) == expected["summary"]
+    shown = page.evaluate(CHANGES_JS)
+    assert shown == [as_shown(change) for change in expected["changes"]]
+    kinds = {(c["old"], c["new"]): c["kind"] for c in shown}
+    assert kinds[("616.1f", "616.1g")] == "renumbered+reworded"
