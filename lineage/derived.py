@@ -26,10 +26,13 @@ from typing import Any
 from sqlite_utils import Database
 
 from lineage.align import Alignment, Clause, align
-from vocabulary.kinds import ADDED
+from vocabulary.kinds import ADDED, MERGED, REMOVED, SPLIT
 
 DERIVED_ROLE = "derived"
 DERIVED_NOTE = "from a re-extracted copy; wording less certain"
+OLDER_END, NEWER_END = "old", "new"  # the ends of a diff a derived copy can be
+PRESENCE, WORDS = "presence", "words"  # what a change of the copy is checked by
+BY_PRESENCE = (ADDED, REMOVED, SPLIT, MERGED)  # kinds whose check is the clause's presence
 
 
 def derived_releases(db: Database) -> set[str]:
@@ -204,8 +207,9 @@ def annotate_diff(db: Database, result: dict[str, Any]) -> dict[str, Any]:
 
     A change is confirmed when the derived copy agrees, for that clause, with the official
     release on the far side of it (the next one when the copy is the newer end, the previous
-    one when it is the older end): the same words, or the clause present or absent alike.
-    Unconfirmed changes leave `summary` for `unconfirmed`, counted by kind.
+    one when it is the older end): the same words, or the clause present or absent alike
+    (`unconfirmed_lineages`). Unconfirmed changes leave `summary` for `unconfirmed`, counted
+    by kind.
     """
     derived = derived_releases(db)
     ends = [day for day in (result["old"], result["new"]) if day in derived]
@@ -216,27 +220,47 @@ def annotate_diff(db: Database, result: dict[str, Any]) -> dict[str, Any]:
     if len(ends) == 2:
         return result
     day = ends[0]
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
-    official = [release for release in dates if release not in derived]
-    previous, following = neighbours(official, day)
-    reference = following if day == result["new"] else previous
-    copy_words = _words_by_lineage(db, day)
-    official_words = _words_by_lineage(db, reference) if reference else {}
+    side = NEWER_END if day == result["new"] else OLDER_END
+    differs = unconfirmed_lineages(db)[day][side]
+    presence, words = set(differs[PRESENCE]), set(differs[WORDS])
     unconfirmed: dict[str, int] = {}
     for change in result["changes"]:
-        lineage = change["lineage"]
-        if change["kind"] in (ADDED, "removed", "split", "merged"):
-            agrees = (lineage in copy_words) == (lineage in official_words)
-        else:
-            agrees = copy_words.get(lineage) == official_words.get(lineage)
+        agrees = change["lineage"] not in (presence if change["kind"] in BY_PRESENCE else words)
         change["confirmed"] = agrees
         if not agrees:
             unconfirmed[change["kind"]] = unconfirmed.get(change["kind"], 0) + 1
             result["summary"][change["kind"]] -= 1
     result["summary"] = {kind: n for kind, n in result["summary"].items() if n}
     result["unconfirmed"] = dict(sorted(unconfirmed.items()))
-    result["confirmed_by"] = reference
+    result["confirmed_by"] = differs["confirmed_by"]
     return result
+
+
+def unconfirmed_lineages(db: Database) -> dict[str, dict[str, dict[str, Any]]]:
+    """For each derived copy and each end of a diff it can be (`OLDER_END`, `NEWER_END`): the
+    official release that confirms its differences (the one before it, the one after it),
+    the lineages present in one of the two and not the other (`PRESENCE`: what an added,
+    removed, split or merged change is checked by), and those whose words differ (`WORDS`:
+    any other change). `annotate_diff` and the in-browser compare read the same lists."""
+    derived = derived_releases(db)
+    if not derived:
+        return {}
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    official = [release for release in dates if release not in derived]
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for day in sorted(derived):
+        previous, following = neighbours(official, day)
+        copy_words = _words_by_lineage(db, day)
+        found[day] = {}
+        for side, reference in ((OLDER_END, previous), (NEWER_END, following)):
+            official_words = _words_by_lineage(db, reference) if reference else {}
+            either = sorted(set(copy_words) | set(official_words))
+            found[day][side] = {
+                "confirmed_by": reference,
+                PRESENCE: [i for i in either if (i in copy_words) != (i in official_words)],
+                WORDS: [i for i in either if copy_words.get(i) != official_words.get(i)],
+            }
+    return found
 
 
 def _words_by_lineage(db: Database, release: str) -> dict[int, str]:

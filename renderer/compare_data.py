@@ -12,7 +12,8 @@ the two releases compared only through the rule numbers that follow their rules 
 `reference` change), so where that matters both answers are published with the numbers to
 check, and the browser checks them against the pair of releases it compares.
 
-- `compare/index.json`: the other files, the split and merge events, the text chunks;
+- `compare/index.json`: the other files, the split and merge events, the text chunks, and
+  for a derived copy the lineages whose differences are unconfirmed (`lineage.derived`);
 - `compare/lineages.json`: per lineage, its states (`[text, label]`, `[..., 1]` for a
   glossary entry) and the kind of each pair of them (`KIND_CODES`, `.` for a pair that never
   occurs, `?` when it depends on the references: then `[if they follow, if not, pairs]`);
@@ -35,6 +36,7 @@ from sqlite_utils import Database
 
 from archive.normalise import fold_markup
 from lineage.align import GROUP, Clause, reference_end_pairs
+from lineage.derived import unconfirmed_lineages
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key, stored_both_kinds
 from vocabulary.kinds import CHANGE_KINDS, MERGED, SPLIT
 
@@ -294,6 +296,9 @@ def compare_data(
         "lineages": versioned(lineages_path, lineages_body),
         "events": _events(db),
         "chunks": chunks,
+        # a derived copy's differences its official neighbour does not confirm are set
+        # apart from the summary, as `rules-history diff` sets them (lineage.derived)
+        "derived": unconfirmed_lineages(db),
     }
     data.files[INDEX] = _dump(index_data)
     return data

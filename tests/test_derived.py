@@ -164,3 +164,33 @@ def test_trace_and_blame_say_when_they_start_from_the_copy(scourge):
     assert blamed.output.splitlines()[0] == f"note: 2003-05-26: {DERIVED_NOTE}"
     official = CliRunner().invoke(main, ["blame", "2003-07-01", "--rule", "504", "--db", path])
     assert "note:" not in official.output
+
+
+@pytest.mark.browser  # the `browser` fixture skips it without Debian's chromium
+def test_the_browser_compare_sets_the_copys_differences_apart_as_diff_does(
+    scourge, scourge_site: Path, browser
+) -> None:
+    """With the copy at one end, the in-browser compare lists what `diff` lists, marks the
+    same changes unconfirmed, and leaves them out of its summary as `diff` does."""
+    from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, cli_diff, compare
+
+    from renderer.serve import serve_in_thread
+
+    server, base = serve_in_thread(scourge_site)
+    tab = browser.new_page()
+    try:
+        for old, new in (("2003-03-15", "2003-05-26"), ("2003-05-26", "2003-07-01")):
+            compare(tab, base, f"old={old}&new={new}")
+            expected = cli_diff(scourge, old=old, new=new)
+            assert tab.evaluate(SUMMARY_JS) == expected["summary"], (old, new)
+            assert tab.evaluate(CHANGES_JS) == [as_shown(c) for c in expected["changes"]]
+            marked = tab.eval_on_selector_all(
+                "#compare-out article.change[data-confirmed=false]", "els => els.length"
+            )
+            assert marked == sum(expected["unconfirmed"].values()) > 0, (old, new)
+            status = tab.locator("#compare-status")
+            assert status.get_attribute("data-unconfirmed") == str(marked)
+    finally:
+        tab.close()
+        server.shutdown()
+        server.server_close()

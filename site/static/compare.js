@@ -118,19 +118,39 @@
       if (after.has(id)) numberMap.set(before.get(id).number, after.get(id).number);
     });
     var linked = links(index, oldDate, newDate);
+    var copy = derivedEnd(index, oldDate, newDate);
     var order = Array.from(after.keys());
     before.forEach(function (m, id) { if (!after.has(id)) order.push(id); });
-    var summary = {}, changes = [];
+    var summary = {}, unconfirmed = {}, changes = [];
     order.forEach(function (id) {
       var change = changeOf(id, before, after, linked);
       if (change.kind === null) {
         change.kind = kindOfChange(index, lineages, id, before.get(id), after.get(id), numberMap);
       }
       if (prefix && !change.old.concat(change.new).some(function (n) { return isUnder(n, prefix); })) return;
-      summary[change.kind] = (summary[change.kind] || 0) + 1;
+      if (copy && change.kind !== UNCHANGED) {
+        var differs = BY_PRESENCE.indexOf(change.kind) >= 0 ? copy.presence : copy.words;
+        change.confirmed = !differs.has(id);
+      }
+      var counted = change.confirmed === false ? unconfirmed : summary;
+      counted[change.kind] = (counted[change.kind] || 0) + 1;
       if (change.kind !== UNCHANGED) changes.push(change);
     });
-    return { summary: summary, changes: changes };
+    return { summary: summary, unconfirmed: unconfirmed, changes: changes,
+      confirmedBy: copy ? copy.confirmedBy : null };
+  }
+
+  // A derived copy at one end (lineage/derived.py): its differences that the official release
+  // on the far side does not confirm are listed, marked, and left out of the summary.
+  var BY_PRESENCE = [ADDED, REMOVED, SPLIT, MERGED];
+  function derivedEnd(index, oldDate, newDate) {
+    var copies = index.derived || {};
+    if (copies[oldDate] && copies[newDate]) return null;
+    var day = copies[oldDate] ? oldDate : copies[newDate] ? newDate : null;
+    if (!day) return null;
+    var end = copies[day][day === newDate ? "new" : "old"];
+    return { presence: new Set(end.presence), words: new Set(end.words),
+      confirmedBy: end.confirmed_by };
   }
 
   // ---- word diffs (archive/worddiff.py) ----
@@ -318,6 +338,13 @@
     k.className = "kind kind-" + change.kind.replace("+", "-");
     k.textContent = KIND[change.kind].label;
     h.append(" ", k);
+    if (change.confirmed === false) {
+      el.dataset.confirmed = "false";
+      var note = document.createElement("span");
+      note.className = "meta";
+      note.textContent = "unconfirmed: not in the official release beside the copy";
+      h.append(" ", note);
+    }
     el.appendChild(h);
     el.appendChild(diffParagraph(change.diff));
     return el;
@@ -372,10 +399,15 @@
       out.appendChild(frag);
       showSummary(list.summary);
       var shown = list.changes.length;
+      var apart = Object.keys(list.unconfirmed).reduce(function (n, k) {
+        return n + list.unconfirmed[k]; }, 0);
+      status.dataset.unconfirmed = apart;
       status.textContent = oldDate + " → " + newDate + (prefix ? " (rules " + prefix + "…)" : "") +
         ": " + shown + " change" + (shown === 1 ? "" : "s") + ", clauses paired by lineage" +
         " as rules-history diff pairs them (renumbered clauses face each other; splits and" +
-        " merges are named).";
+        " merges are named)." + (list.confirmedBy === null ? "" : " One end is a re-extracted" +
+        " copy: " + apart + " of its differences are not in " + (list.confirmedBy || "the next" +
+        " official release") + ", so they are marked unconfirmed and not counted above.");
       form.dataset.done = Math.round(performance.now() - began);
     }).catch(function (error) {
       status.textContent = "Could not compare: " + error.message;
