@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import groupby
 from typing import Any
 
@@ -212,16 +212,22 @@ def _store_changes(db: Database, dates: list[str]) -> None:
         )
 
 
+def _keep_only(db: Database, table: str, keys: Iterable[str]) -> None:
+    """Delete the rows of `table` (keyed by `key`) whose key is not among `keys`: a full
+    recompute keeps what is still needed and drops what no clause asks for any more."""
+    db.conn.execute("DROP TABLE IF EXISTS temp.needed_keys")
+    db.conn.execute("CREATE TEMP TABLE needed_keys (key TEXT PRIMARY KEY) WITHOUT ROWID")
+    db.conn.executemany("INSERT INTO temp.needed_keys VALUES (?)", [(k,) for k in keys])
+    db.conn.execute(f"DELETE FROM {table} WHERE key NOT IN temp.needed_keys")
+    db.conn.execute("DROP TABLE temp.needed_keys")
+
+
 def _store_word_diffs(db: Database, start: str, everything: bool, examples: _Examples) -> int:
     """Diff, and store, each text of a clause in the releases from `start` on against each
     earlier text of that clause (see `word_diffs` above); returns how many were diffed."""
     needed = _texts_to_diff(db, start, examples)
     if everything:
-        db.conn.execute("DROP TABLE IF EXISTS temp.needed_diffs")
-        db.conn.execute("CREATE TEMP TABLE needed_diffs (key TEXT PRIMARY KEY) WITHOUT ROWID")
-        db.conn.executemany("INSERT INTO temp.needed_diffs VALUES (?)", [(k,) for k in needed])
-        db.conn.execute("DELETE FROM word_diffs WHERE key NOT IN temp.needed_diffs")
-        db.conn.execute("DROP TABLE temp.needed_diffs")
+        _keep_only(db, "word_diffs", needed)
     have = {row[0] for row in db.execute("SELECT key FROM word_diffs")}
     todo = [(key, pair) for key, pair in needed.items() if key not in have]
     diffs = word_diffs([pair for _key, pair in todo])
@@ -241,11 +247,7 @@ def _store_change_kinds(db: Database, start: str, everything: bool, examples: _E
     states = _MemberStates(db, examples)
     needed = _pairs_of_states(db, start, states)
     if everything:
-        db.conn.execute("DROP TABLE IF EXISTS temp.needed_kinds")
-        db.conn.execute("CREATE TEMP TABLE needed_kinds (key TEXT PRIMARY KEY) WITHOUT ROWID")
-        db.conn.executemany("INSERT INTO temp.needed_kinds VALUES (?)", [(k,) for k in needed])
-        db.conn.execute("DELETE FROM change_kinds WHERE key NOT IN temp.needed_kinds")
-        db.conn.execute("DROP TABLE temp.needed_kinds")
+        _keep_only(db, "change_kinds", needed)
     have = {
         row[0]
         for row in db.execute(
