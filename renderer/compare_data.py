@@ -37,6 +37,7 @@ from sqlite_utils import Database
 from archive.normalise import fold_markup
 from lineage.align import GROUP, Clause, reference_end_pairs
 from lineage.derived import unconfirmed_lineages
+from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key, stored_both_kinds
 from vocabulary.kinds import CHANGE_KINDS, MERGED, SPLIT
 
@@ -199,7 +200,7 @@ def _state(
     clause = Clause(part, kind, number, parent, title, version, normalised, position)
     if examples:
         clause.examples = "\n".join(versions[example][0] for example in examples)
-        text = "\n".join([text, *(versions[example][1] for example in examples)])
+        text = member_text(text, [versions[example][1] for example in examples])
     return clause, text
 
 
