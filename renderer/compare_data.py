@@ -120,11 +120,10 @@ def _kinds(
         if follows == otherwise:
             codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(follows)]
             continue
-        # the numbers the engine checks (`kind_of_change`), each end of a range on its own
+        # the numbers the engine checks (`kind_of_change`), each end of a range on its own;
+        # the two kinds differ only when they can follow, so there always are such pairs
         pairs = reference_end_pairs(fold_markup(old.normalised), fold_markup(new.normalised))
-        if pairs is None:  # no number map can make it follow
-            codes[i * count + j] = KIND_CODES[CHANGE_KINDS.index(otherwise)]
-            continue
+        assert pairs is not None, f"{old.label} -> {new.label}: kinds differ, no references"
         codes[i * count + j] = DEPENDS
         depends[i * count + j] = [
             KIND_CODES[CHANGE_KINDS.index(follows)],
