@@ -27,7 +27,11 @@ def _matches(expected: str, key: str) -> bool:
 
 
 def _results(page, base_url: str, query: str, extra: str = "") -> list[str]:
-    page.goto(f"{base_url}/search/?q={urllib.parse.quote(query)}{extra}")
+    return _results_at(page, f"{base_url}/search/?q={urllib.parse.quote(query)}{extra}")
+
+
+def _results_at(page, address: str) -> list[str]:
+    page.goto(address)
     page.wait_for_function(
         "(s => s.textContent && s.textContent !== 'Searching…')"
         "(document.getElementById('search-status'))",
@@ -78,6 +82,15 @@ def test_the_year_filter_keeps_the_clauses_in_force_then(page, base_url: str) ->
     assert _results(page, base_url, "504.2", "&from=2002&to=2008")[0] == "504.2 (retired)"
 
 
+def test_the_search_page_keeps_the_address_it_was_opened_at(page, base_url: str) -> None:
+    # A query spelled with %20 or with + is the same query: the page does not rewrite its own
+    # address to the other spelling (a reader or a test waiting on the address would miss it).
+    for spelled in ("turned%20face%20up", "turned+face+up"):
+        address = f"{base_url}/search/?q={spelled}"
+        assert _results_at(page, address)  # the search ran
+        assert page.url == address
+
+
 @pytest.mark.parametrize(
     ("typed", "lands_on"),
     [
@@ -86,7 +99,7 @@ def test_the_year_filter_keeps_the_clauses_in_force_then(page, base_url: str) ->
         ("Face-Down Spells and Permanents", "/keyword/face-down-spells-and-permanents/"),
         ("in play", "/keyword/battlefield/"),
         ("mana burn", "/history/2002-10-07/g-mana-burn/"),
-        ("turned face up", "/search/?q=turned%20face%20up"),
+        ("turned face up", "/search/?q=turned+face+up"),
         ("999.9z", "/search/?q=999.9z"),
     ],
 )

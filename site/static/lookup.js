@@ -77,7 +77,9 @@
       var text = form.querySelector("input").value.trim();
       if (!text) return;
       event.preventDefault();
-      var search = "/search/?q=" + encodeURIComponent(text);
+      // The same address the form gives without JavaScript (a space as "+"), so that a query
+      // has one URL and the search page has no reason to rewrite it.
+      var search = "/search/?" + new URLSearchParams({ q: text });
       exact(text).then(function (found) {
         if (isNumber(text)) return found.length ? "/rule/" + cleanNumber(text) + "/" : search;
         return found.length && found[0].exact ? found[0].url : search;

@@ -104,7 +104,11 @@
     var params = new URLSearchParams();
     if (query) params.set("q", query);
     if (filtered()) { params.set("from", from.value); params.set("to", to.value); }
-    history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : ""));
+    // The address follows the query; one already saying the same is left as it is (rewriting
+    // it would count as a navigation for anything waiting on the address).
+    if (params.toString() !== new URLSearchParams(location.search).toString()) {
+      history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : ""));
+    }
     if (!query) { list.textContent = ""; status.textContent = ""; return; }
     status.textContent = "Searching…";
     list.setAttribute("aria-busy", "true");
