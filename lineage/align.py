@@ -1531,8 +1531,10 @@ def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] |
     """The (old, new) rule numbers that must each have followed its rule for the texts to
     differ only in references: the two ends of a range each on its own ("601.2e-g" ->
     "601.2f-h" asks 601.2e -> 601.2f and 601.2g -> 601.2h). None when no renumbering can
-    explain the change: other words differ, or a range became one rule. The in-browser
-    compare checks the same pairs against the releases it compares.
+    explain the change: other words differ, or a range became one rule. Formatting around
+    the numbers (markup, quotation marks, lost characters: `same_but_formatting`) may differ
+    too: it is no change of words. The in-browser compare checks the same pairs against the
+    releases it compares.
 
     >>> reference_end_pairs("see rules 601.2e-g", "see rules 601.2f-h")
     [('601.2e', '601.2f'), ('601.2g', '601.2h')]
@@ -1540,8 +1542,14 @@ def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] |
     [('301.5d', '301.5e')]
     >>> reference_end_pairs("see rule 504.2", "see rules 708.2-708.4") is None
     True
+    >>> reference_end_pairs("a bands with other ability (rule 502.10)",
+    ...                     'a "bands with other" ability (rule 702.19)')
+    [('502.10', '702.19')]
+    >>> reference_end_pairs('"Upkeep Step" (rule 309)', '"Upkeep Step," (rule 509)') is None
+    True
     """
-    if _masked(old_text) != _masked(new_text):
+    masked_old, masked_new = _masked(old_text), _masked(new_text)
+    if masked_old != masked_new and not same_but_formatting(masked_old, masked_new):
         return None
     found: list[tuple[str, str]] = []
     pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)

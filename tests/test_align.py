@@ -94,6 +94,14 @@ def test_reference_formatting_and_wording_are_told_apart() -> None:
     assert kind_of_change(before, clause("100.1", 'See rule 504, "Face-Down."', 0), moved) == (
         "formatting"
     )
+    # quotation marks put around a name while the reference followed its rule: no new words
+    unquoted = clause("100.1", "See rule 504, Face-Down.", 0)
+    assert kind_of_change(unquoted, clause("100.1", 'See rule 707, "Face-Down."', 0), moved) == (
+        "reference"
+    )
+    assert kind_of_change(unquoted, clause("100.2", 'See rule 707, "Face-Down."', 0), moved) == (
+        "renumbered"
+    )
     # a reference pointed elsewhere, not where its rule moved: that is a rewording
     assert kind_of_change(before, clause("100.1", 'See rule 708, "Face-Down."', 0), moved) == (
         "reworded"
@@ -113,6 +121,8 @@ def test_2009_rewrite(full_store: Database) -> None:
     by_new = {number[n]: kind for n, kind in result.kinds.items()}
     assert by_new["707.8"] == "renumbered+reworded"  # "come into play" -> "enter the battlefield"
     assert by_new["707.11"] == "renumbered"
+    # 308.2b: "bands with other" put in quotes, "See rule 502.10" -> "702.19" as Banding moved
+    assert by_new["508.1e"] == "renumbered"
     counts = result.counts()
     assert counts["renumbered"] + counts["renumbered+reworded"] > 1000  # most of it moved
 
