@@ -182,6 +182,13 @@ class Clause:
         self.pairing = "heading" if self.heading else GROUP[self.kind]
 
 
+def joined_examples(examples: Iterable[str]) -> str:
+    """A rule's examples (normalised texts, in order) as the one text its wording carries
+    (`Clause.examples`), one a line. Every reader of the store that rebuilds a clause joins
+    them so, or its kinds of change would not be the pipeline's."""
+    return "\n".join(examples)
+
+
 def is_heading(kind: str, normalised: str) -> bool:
     """A chapter, a section, or a rule whose text is only a title ("212.2. Artifacts").
 

@@ -42,7 +42,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.worddiff import diff_of_shape, diff_shape, pair_key, word_diffs
-from lineage.align import GROUP, Clause
+from lineage.align import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
 from lineage.stored_diffs import member_text, needs_diffing
@@ -324,7 +324,7 @@ class _MemberStates:
             clause = Clause(
                 part, kind, number, parent, title, version, normalised[version], position
             )
-            clause.examples = "\n".join(normalised[example] for example in owned[member])
+            clause.examples = joined_examples(normalised[example] for example in owned[member])
             found[member] = clause
         return found
 

@@ -28,6 +28,7 @@ from lineage.align import (
     SPLIT,
     UNCHANGED,
     Clause,
+    joined_examples,
     kind_of_change,
 )
 from lineage.derived import annotate_diff, derived_releases
@@ -267,7 +268,7 @@ def load_members(db: Database, release: str) -> dict[int, _Member]:
         for member in members.values():
             found = examples.get(member.number) if GROUP[member.fields[1]] == "rule" else None
             if found:
-                member.examples = "\n".join(normalised for normalised, _text, _version in found)
+                member.examples = joined_examples(normalised for normalised, _t, _v in found)
                 member.example_texts = tuple(text for _n, text, _v in found)
                 member.example_versions = tuple(version for _n, _t, version in found)
     return members

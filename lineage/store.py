@@ -26,12 +26,22 @@ from typing import Any, NamedTuple, Protocol
 from sqlite_utils import Database
 
 from archive.workers import die_with_parent
-from lineage.align import ADDED, ALIGNED_KINDS, MERGED, SPLIT, UNCHANGED, Alignment, Clause, align
+from lineage.align import (
+    ADDED,
+    ALIGNED_KINDS,
+    MERGED,
+    SPLIT,
+    UNCHANGED,
+    Alignment,
+    Clause,
+    align,
+    joined_examples,
+)
 from lineage.derived import derived_releases, neighbours, store_derived
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 32
+ALIGN_VERSION = 33
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
@@ -100,7 +110,7 @@ def with_examples(rows: Iterable[tuple[Any, ...]]) -> list[Clause]:
             clauses.append(Clause(*row))
     for clause in clauses:
         if clause.group == "rule" and clause.number in examples:
-            clause.examples = "\n".join(examples[clause.number])
+            clause.examples = joined_examples(examples[clause.number])
     return clauses
 
 

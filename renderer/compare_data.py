@@ -35,7 +35,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.normalise import fold_markup
-from lineage.align import GROUP, Clause, reference_end_pairs
+from lineage.align import GROUP, Clause, joined_examples, reference_end_pairs
 from lineage.derived import unconfirmed_lineages
 from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key, stored_both_kinds
@@ -198,7 +198,7 @@ def _state(
     normalised, text = versions[version]
     clause = Clause(part, kind, number, parent, title, version, normalised, position)
     if examples:
-        clause.examples = "\n".join(versions[example][0] for example in examples)
+        clause.examples = joined_examples(versions[example][0] for example in examples)
         text = member_text(text, [versions[example][1] for example in examples])
     return clause, text
 
