@@ -1144,16 +1144,18 @@ class _Side:
     codes: _WordCodes | None = None  # to compare word order (the sides that attach)
 
 
-def _family(i: int, side: _Side) -> set[int]:
-    """The partners of clause `i`'s parent and of its siblings up to `FAMILY` places away."""
+def _family(i: int, side: _Side, partner: dict[int, int] | None = None) -> set[int]:
+    """The partners (`side.partner`, or `partner`) of clause `i`'s parent and of its
+    siblings up to `FAMILY` places away."""
+    partner = side.partner if partner is None else partner
     parent = side.clauses[i].parent
     if parent is None:
         return set()
     found = set()
     for j in range(max(0, i - FAMILY), min(len(side.clauses), i + FAMILY + 1)):
         clause = side.clauses[j]
-        if j in side.partner and (clause.parent == parent or clause.number == parent):
-            found.add(side.partner[j])
+        if j in partner and (clause.parent == parent or clause.number == parent):
+            found.add(partner[j])
     return found
 
 
@@ -1200,10 +1202,12 @@ def _attach_unpaired(
     lost; for a merge, `these` are the old clauses and `changed` the words each new clause
     gained. A clause attaches near it (its neighbours' partners, and those of its parent's
     rules a little further: `_family`), where most of its words are among those words
-    (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); a new rule far from
-    any source may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), or
-    most of them as a passage in order (`PASSAGE`), unless a rule already held them;
-    failing that, to the clause it lost its best match to, when
+    (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); a clause attached
+    stands for its source as a neighbour of the ones after it, when the clauses paired near
+    them hold no home (a run of pieces: 2009's layers 7a-7d, under 612.3, itself a piece of
+    418.5a); a new rule far from any source may come from a glossary entry that lost its
+    words (`MOVED_ANYWHERE`), or most of them as a passage in order (`PASSAGE`), unless a
+    rule already held them; failing that, to the clause it lost its best match to, when
     that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`); an
     old clause said again by a clause near it is merged there (`_restated_near`). Glossary
     entries attach only as absorbed ones, to a neighbouring entry: a new entry beside one
@@ -1212,6 +1216,7 @@ def _attach_unpaired(
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
     entries: _MovedWordIndex | None = None
     repeated: _Rules | None = None
+    reached = dict(these.partner)  # and each clause attached -> where it attached
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
         clause, words = these.clauses[i], these.words[i]
         if clause.heading or words.total() < these.least_words:
@@ -1230,6 +1235,10 @@ def _attach_unpaired(
             continue
         rules = [j for j in near if those.clauses[j].group == "rule"]
         found = _best_home(these, those, changed, i, rules, MOVED_WORDS)
+        if found is None and len(reached) > len(these.partner):
+            through = _around(i, reached, those.clauses, at) | _family(i, these, reached)
+            run = [j for j in through - around if j in changed and those.clauses[j].group == "rule"]
+            found = _best_home(these, those, changed, i, run, MOVED_WORDS)
         if found is None and these.from_glossary and words.total() >= ANYWHERE_WORDS:
             entries = entries or _MovedWordIndex(those, these.clauses, changed)
             candidates = entries.candidates(words)
@@ -1242,6 +1251,7 @@ def _attach_unpaired(
                     found = None  # the glossary only repeated a rule: the rule is its source
         if found is not None:
             moved_words[(these.role, i)] = round(100 * found[1], 1)
+            reached[i] = found[0]
             yield i, found[0]
             continue
         # one that lost its best match to another clause, from (or into) a rewritten one:

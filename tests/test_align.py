@@ -123,6 +123,9 @@ def test_2009_rewrite(full_store: Database) -> None:
     assert by_new["707.11"] == "renumbered"
     # 308.2b: "bands with other" put in quotes, "See rule 502.10" -> "702.19" as Banding moved
     assert by_new["508.1e"] == "renumbered"
+    pieces = {old[o].label: {new[n].label for n in found} for o, found in result.splits.items()}
+    # the layers 7a-7d sit under 612.3, itself a piece of 418.5a: found one after the other
+    assert {"612.3", "612.3a", "612.3b", "612.3c", "612.3d"} <= pieces["418.5a"]
     counts = result.counts()
     assert counts["renumbered"] + counts["renumbered+reworded"] > 1000  # most of it moved
 
