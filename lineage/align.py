@@ -1566,7 +1566,10 @@ def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] |
     True
     """
     masked_old, masked_new = _masked(old_text), _masked(new_text)
-    if masked_old != masked_new and not same_but_formatting(masked_old, masked_new):
+    if masked_old != masked_new and not (
+        _formatting_key(masked_old) == _formatting_key(masked_new)  # kept per text: cheap
+        and same_but_formatting(masked_old, masked_new)
+    ):
         return None
     found: list[tuple[str, str]] = []
     pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
