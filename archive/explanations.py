@@ -338,16 +338,32 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
 
 
 def inputs_key(db: Database, articles: list[tuple[ArticleInfo, Any]]) -> str:
-    """A hash of everything the matching reads."""
+    """A hash of everything the matching reads: the articles, and how each release up to the
+    last one they can read was aligned (a release after it, the next one published, changes
+    no match)."""
     digest = hashlib.sha256(f"v{EXPLANATIONS_VERSION}".encode())
     for info, bulletin in articles:
         digest.update(f"{info.sha256} {info.stated_release} {len(bulletin.entries)}".encode())
     for row in db.execute(
         """SELECT release, previous_release, capture_id, previous_capture_id, version
-           FROM lineage_alignments ORDER BY release"""
+           FROM lineage_alignments WHERE release <= ? ORDER BY release""",
+        [last_day_read(articles)],
     ):
         digest.update(repr(row).encode())
     return digest.hexdigest()
+
+
+def last_day_read(articles: list[tuple[ArticleInfo, Any]]) -> str:
+    """The last day whose release an article can be matched against (`choose_release`: the
+    release in force on a stated or indexed day, or one within `RELEASE_WINDOW_DAYS` after
+    it was published). A match reads that release, the one before it and their lineages,
+    whose ids the releases before them decide."""
+    days = [""]
+    for info, _bulletin in articles:
+        published = date.fromisoformat(info.publish_date)
+        days.append((published + timedelta(days=RELEASE_WINDOW_DAYS)).isoformat())
+        days.extend(day for day in (info.stated_release, info.indexed_release) if day)
+    return max(days)
 
 
 def stored_counts(db: Database) -> dict[str, int]:

@@ -17,9 +17,10 @@ import pytest
 from click.testing import CliRunner
 from sqlite_utils import Database
 
-from archive.explanations import findings
+from archive.explanations import findings, last_day_read
 from archive.manifest import CAPTURES_DIR
 from archive.release_names import load_release_names, store_release_names
+from archive.store import open_store
 from crawler.bulletin_captures import bulletin_articles
 from crawler.parsers.bulletins import parse_bulletin
 from rules_history.cli import main
@@ -151,3 +152,24 @@ def test_a_second_ingest_skips_the_matching(explained) -> None:  # type: ignore[
     assert {k: again[k] for k in ("entries", "matched", "findings")} == {
         k: counts[k] for k in ("entries", "matched", "findings")
     }
+
+
+def test_only_a_release_an_article_can_read_redoes_the_matching(explained, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    db.conn.backup(Database(tmp_path / "copy.db").conn)
+    copy = open_store(tmp_path / "copy.db")  # as the pipeline opens it (foreign keys on)
+    articles, _failed = bulletin_articles(CAPTURES_DIR)
+    last = last_day_read(articles)
+    newest, older = copy.execute(
+        "SELECT max(release), max(release) FILTER (WHERE release <= ?) FROM lineage_alignments",
+        [last],
+    ).fetchone()
+    assert older < last < newest  # the archive goes on after the last article's release
+    realign = "UPDATE lineage_alignments SET version = version + 1 WHERE release = ?"
+    with copy.conn:
+        copy.execute(realign, [newest])  # as a new release, or one aligned again, would
+    assert ingest_explanations(copy, CAPTURES_DIR).get("unchanged") is True
+    with copy.conn:
+        copy.execute(realign, [older])
+    redone = ingest_explanations(copy, CAPTURES_DIR)
+    assert "unchanged" not in redone and redone["entries"] == _counts["entries"]

@@ -29,3 +29,37 @@ def test_update_store_ingests_releases_witnesses_and_lineages(tmp_path):
     assert crystal_keep["504.6"] == "agrees"  # dated [CompRules 2003/07/01]
     again = update_store(db, folder)
     assert again.releases.ingested == [] and again.lineage["aligned"] == 0
+
+
+# Every table a stage of the pipeline writes that a reader answers from.
+ANSWER_TABLES = (
+    "lineages",
+    "lineage_members",
+    "lineage_events",
+    "wordings",
+    "blame",
+    "release_counts",
+    "release_changes",
+    "change_kinds",
+)
+
+
+def _answers(db) -> dict[str, list[tuple]]:  # type: ignore[no-untyped-def,type-arg]
+    return {
+        table: sorted(db.execute(f"SELECT * FROM {table}").fetchall()) for table in ANSWER_TABLES
+    }
+
+
+def test_a_release_added_later_gives_the_answers_of_a_store_built_at_once(tmp_path):
+    # The second and third releases reword and renumber the combat steps (505, 511); the
+    # last one extends wordings that reached the release before it and begins others.
+    days = ("2016-08-26", "2016-09-30", "2016-11-11", "2017-01-19")
+    at_once = open_store(tmp_path / "at_once.db")
+    update_store(at_once, make_captures_dir(tmp_path / "all", days))
+    in_steps = open_store(tmp_path / "in_steps.db")
+    update_store(in_steps, make_captures_dir(tmp_path / "first", days[:-1]))
+    update_store(in_steps, make_captures_dir(tmp_path / "all", days))
+    expected, found = _answers(at_once), _answers(in_steps)
+    assert all(expected[table] for table in ANSWER_TABLES)
+    for table in ANSWER_TABLES:
+        assert found[table] == expected[table], table
