@@ -436,7 +436,11 @@ def _changed_lineages(
 def _store_wordings(db: Database, previous: str | None) -> int:
     """Recompute the wordings that the releases after `previous` may change: those that
     reached `previous` or later (extended or replaced now) and those of new lineages; the
-    closed wordings before stay as they are (every wording, when `previous` is None)."""
+    closed wordings before stay as they are (every wording, when `previous` is None).
+
+    A wording that ends at `previous` and is its lineage's last is carried on as stored
+    (a new release only extends it or follows it): only the members after it are read,
+    not its every member again."""
     since = previous or ""
     db.conn.execute("DROP TABLE IF EXISTS temp.open_wordings")
     db.conn.execute(
@@ -446,6 +450,18 @@ def _store_wordings(db: Database, previous: str | None) -> int:
         # Only lineages that began by `previous` keep their ids; a later one may reuse the
         # id of a lineage forgotten by the rebuild, whose wordings go below.
         [since, since],
+    )
+    db.conn.execute("DROP TABLE IF EXISTS temp.carried")
+    db.conn.execute(
+        """CREATE TEMP TABLE carried AS SELECT w.* FROM wordings w
+           JOIN temp.open_wordings o ON o.lineage_id = w.lineage_id AND o.position = w.position
+           JOIN lineages l ON l.id = w.lineage_id
+           WHERE w.last = ? AND NOT EXISTS
+             (SELECT 1 FROM wordings x WHERE x.lineage_id = w.lineage_id
+              AND x.position > w.position)
+           AND EXISTS (SELECT 1 FROM wordings z WHERE z.lineage_id = w.lineage_id
+                       AND z.position = 0 AND z.first = l.first_release)""",
+        [since],
     )
     db.conn.execute("DELETE FROM wordings WHERE last >= ?", [since])
     db.conn.execute("DELETE FROM wordings WHERE lineage_id NOT IN (SELECT id FROM lineages)")
@@ -459,6 +475,7 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
     following = dict(zip(dates, dates[1:], strict=False))
     offsets = {row[0]: row[1] for row in db.execute("SELECT * FROM temp.open_wordings")}
+    carried = {row[0]: row for row in db.execute("SELECT * FROM temp.carried")}
     kinds = {
         (row[0], row[1]): row[2]
         for row in db.execute(
@@ -468,15 +485,20 @@ def _store_wordings(db: Database, previous: str | None) -> int:
         )
     }
     # The lineages to do, each from the release its first open wording began (a new one:
-    # whole); their members are then read through the index by lineage, not by a scan.
+    # whole; a carried one: after it); their members are then read through the index by
+    # lineage, not by a scan.
     db.conn.execute("DROP TABLE IF EXISTS temp.redone")
     db.conn.execute(
         """CREATE TEMP TABLE redone AS
            SELECT lineage_id, first FROM temp.open_wordings
+           WHERE lineage_id NOT IN (SELECT lineage_id FROM temp.carried)
+           UNION ALL
+           SELECT lineage_id, ? FROM temp.carried
            UNION ALL
            SELECT id, first_release FROM lineages
            WHERE id NOT IN (SELECT lineage_id FROM temp.open_wordings)
-             AND id NOT IN (SELECT DISTINCT lineage_id FROM wordings)"""
+             AND id NOT IN (SELECT DISTINCT lineage_id FROM wordings)""",
+        [following.get(since)],
     )
     members = db.execute(
         """SELECT m.lineage_id, m.release, m.number, p.version_hash, cv.normalised_hash,
@@ -490,10 +512,17 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     )
     rows = []
     for lineage_id, group in groupby(members, key=lambda row: row[0]):
-        offset = offsets.get(lineage_id, 0)
-        runs = ((version, list(items)) for version, items in groupby(group, key=lambda r: r[3]))
-        for position, (version, items) in enumerate(runs, start=offset):
-            first, last = items[0][1], items[-1][1]
+        runs = [(version, list(items)) for version, items in groupby(group, key=lambda r: r[3])]
+        position = offsets.get(lineage_id, 0)
+        kept = carried.pop(lineage_id, None)
+        if kept is not None:
+            if runs[0][0] == kept[2]:  # the same words go on
+                rows.append(_extended(kept, runs.pop(0)[1], following))
+            else:
+                rows.append(_replaced(kept, following))
+            position += 1
+        for version, items in runs:
+            first = items[0][1]
             if not position:
                 kind: str = ADDED
             else:
@@ -505,8 +534,8 @@ def _store_wordings(db: Database, previous: str | None) -> int:
                     version,
                     items[0][4],
                     first,
-                    last,
-                    following.get(last),
+                    items[-1][1],
+                    following.get(items[-1][1]),
                     len(items),
                     json.dumps(list(dict.fromkeys(item[2] for item in items))),
                     str(kind),
@@ -514,15 +543,41 @@ def _store_wordings(db: Database, previous: str | None) -> int:
                     items[-1][6],
                 )
             )
+            position += 1
+    rows.extend(_replaced(kept, following) for kept in carried.values())  # no member after
     db.conn.executemany(
         """INSERT INTO wordings (lineage_id, position, version_hash, normalised_hash, first,
            last, replaced_by, releases, numbers, kind, since, text_since)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         rows,
     )
-    db.conn.execute("DROP TABLE temp.open_wordings")
-    db.conn.execute("DROP TABLE temp.redone")
+    for table in ("open_wordings", "carried", "redone"):
+        db.conn.execute(f"DROP TABLE temp.{table}")
     return len(rows)
+
+
+def _extended(
+    kept: tuple[Any, ...], items: list[tuple[Any, ...]], following: dict[str, str]
+) -> tuple[Any, ...]:
+    """A carried wording (a `wordings` row) that the members `items` read on: its numbers
+    and count of releases grow, its last release and blame are theirs."""
+    last = items[-1][1]
+    numbers = dict.fromkeys([*json.loads(kept[8]), *(item[2] for item in items)])
+    return (
+        *kept[:5],
+        last,
+        following.get(last),
+        kept[7] + len(items),
+        json.dumps(list(numbers)),
+        kept[9],
+        items[-1][5],
+        items[-1][6],
+    )
+
+
+def _replaced(kept: tuple[Any, ...], following: dict[str, str]) -> tuple[Any, ...]:
+    """A carried wording that ends where it did: the release after it now exists."""
+    return (*kept[:6], following.get(kept[5]), *kept[7:])
 
 
 def _kind_before(db: Database, lineage_id: int, release: str) -> str:
