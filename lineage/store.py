@@ -167,7 +167,11 @@ def build_lineage(db: Database) -> dict[str, Any]:
         after = next((i for i, (day, _) in enumerate(releases) if day > gone), len(releases))
         start = after if start is None else min(start, after)
     report: dict[str, Any] = {"releases": len(everything), "aligned": 0, "counts": {}}
-    redo_derived = start is not None or _derived_stale(db, everything, derived)
+    since = None
+    if start is not None:
+        first = releases[start][0] if start < len(releases) else None
+        since = min(day for day in (gone, first) if day is not None)
+    redo_derived = _derived_to_align(db, everything, derived, since)
     if start is None and not redo_derived:
         return report
     with db.atomic():
@@ -175,7 +179,7 @@ def build_lineage(db: Database) -> dict[str, Any]:
         if start is not None:
             _build_official(db, releases, start, report, gone)
         official = [release for release, _capture in releases]
-        for release in sorted(derived):
+        for release in redo_derived:
             next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM lineages").fetchone()[0]
             store_derived(db, release, official, _loader(db), _event_rows, next_id)
             report["aligned"] += 1
@@ -187,8 +191,14 @@ def _loader(db: Database) -> Callable[[str], list[Clause]]:
     return lambda release: load_clauses(db, release, texts)
 
 
-def _derived_stale(db: Database, everything: list[Any], derived: set[str]) -> bool:
-    """True when a derived release's stored alignment is missing or from other captures."""
+def _derived_to_align(
+    db: Database, everything: list[Any], derived: set[str], since: str | None
+) -> list[str]:
+    """The derived releases to align again, in order: those whose stored alignment is
+    missing or from other captures, and those beside an official release aligned again
+    (`since` on: the one before a derived release gives it its lineages, the one after
+    confirms them). Any other keeps its lineages, and their ids, which the answers stored
+    from them name."""
     captures = dict(everything)
     official = [day for day, _capture in everything if day not in derived]
     done = {
@@ -197,11 +207,15 @@ def _derived_stale(db: Database, everything: list[Any], derived: set[str]) -> bo
             "SELECT release, capture_id, previous_capture_id FROM lineage_alignments"
         )
     }
-    for release in derived:
-        previous, _following = neighbours(official, release)
-        if done.get(release) != (captures[release], captures.get(previous)):
-            return True
-    return False
+    redo = []
+    for release in sorted(derived):
+        previous, following = neighbours(official, release)
+        moved = since is not None and any(
+            day is not None and day >= since for day in (release, previous, following)
+        )
+        if moved or done.get(release) != (captures[release], captures.get(previous)):
+            redo.append(release)
+    return redo
 
 
 def _build_official(
@@ -316,8 +330,7 @@ def stale_release(db: Database) -> str | None:
     gone = _first_gone(db, [(row[0], row[1]) for row in everything])
     if gone is not None:
         found.append(gone)
-    if _derived_stale(db, everything, derived):
-        found.append(min(derived))
+    found.extend(_derived_to_align(db, everything, derived, min(found, default=None)))
     return min(found) if found else None
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import shutil
 
 from conftest import make_captures_dir
+from sqlite_utils import Database
 
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
+from lineage.answers import build_derived
 from rules_history.pipeline import update_store
 
 
@@ -63,3 +65,20 @@ def test_a_release_added_later_gives_the_answers_of_a_store_built_at_once(tmp_pa
     assert all(expected[table] for table in ANSWER_TABLES)
     for table in ANSWER_TABLES:
         assert found[table] == expected[table], table
+
+
+def test_answers_kept_across_a_new_release_are_those_computed_again(tmp_path):
+    # 2003-05-26 is a derived copy, aligned beside the official chain (lineage.derived): a
+    # release added after it must leave its answers true to its lineages.
+    days = ("2003-03-15", "2003-05-26", "2003-07-01", "2003-10-01")
+    db = open_store(tmp_path / "in_steps.db")
+    update_store(db, make_captures_dir(tmp_path / "first", days[:-1]))
+    update_store(db, make_captures_dir(tmp_path / "all", days))
+    db.conn.backup(Database(tmp_path / "again.db").conn)
+    again = open_store(tmp_path / "again.db")
+    with again.conn:
+        again.execute("DELETE FROM derived_state")  # every release's answers computed anew
+    assert build_derived(again)["computed"] == len(days)
+    kept, computed = _answers(db), _answers(again)
+    for table in ANSWER_TABLES:
+        assert kept[table] == computed[table], table
