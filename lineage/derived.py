@@ -11,6 +11,10 @@ lineage this way:
   alignment leaves new, with its official successor). Its clauses join those lineages as
   members (`lineage_members`), so `show`, `export`, `diff` and the history pages can read it;
   a clause neither official neighbour has starts a lineage of its own.
+- Those lineages of its own take ids from a range of their own, named by the release
+  (`first_own_id`: 2003-05-26's from 200305260000 on), above every official lineage's: an id
+  never depends on the order releases were added in, so a store built at once and one built
+  release by release hold the same ids.
 - Its differences from the predecessor are stored in `derived_events` (the columns of
   `lineage_events`, plus `confirmed`): a difference is confirmed only when the next official
   release has it too (the same words, or the clause present or absent alike), otherwise it
@@ -33,6 +37,19 @@ DERIVED_NOTE = "from a re-extracted copy; wording less certain"
 OLDER_END, NEWER_END = "old", "new"  # the ends of a diff a derived copy can be
 PRESENCE, WORDS = "presence", "words"  # what a change of the copy is checked by
 BY_PRESENCE = (ADDED, REMOVED, SPLIT, MERGED)  # kinds whose check is the clause's presence
+OWN_IDS_PER_COPY = 10_000  # a release has some 5,000 clauses: room for all to be its own
+OWN_IDS_FROM = 10**11  # official lineages are numbered below this, a copy's own above it
+
+
+def first_own_id(release: str) -> int:
+    """The first id of the lineages a derived release begins.
+
+    >>> first_own_id("2003-05-26")
+    200305260000
+    """
+    first = int(release.replace("-", "")) * OWN_IDS_PER_COPY
+    assert first >= OWN_IDS_FROM, release
+    return first
 
 
 def derived_releases(db: Database) -> set[str]:
@@ -81,9 +98,8 @@ def store_derived(
     official: list[str],
     load: Callable[[str], list[Clause]],
     step: Callable[..., list[tuple[Any, ...]]],
-    next_id: int,
-) -> tuple[dict[str, int], int]:
-    """Align and store one derived release; returns its counts and the next free lineage id.
+) -> dict[str, int]:
+    """Align and store one derived release; returns its counts.
 
     `load(release)` reads a release's clauses and `step(...)` makes event rows (both
     from `lineage.store`, passed in so that the two modules do not import each other).
@@ -100,6 +116,7 @@ def store_derived(
     used: set[int] = set()
     from_later = _later_lineage(new, later, later_ids, first)
     new_lineages = []
+    next_id = first_own_id(release)
     for n, clause in enumerate(new):
         o = first.matches.get(n)
         lineage = old_ids[o] if o is not None else from_later.get(n)
@@ -149,7 +166,8 @@ def store_derived(
             json.dumps({**counts, "derived": True}),
         ],
     )
-    return counts, next_id
+    assert next_id <= first_own_id(release) + OWN_IDS_PER_COPY, release
+    return counts
 
 
 def _ids(db: Database, release: str | None, clauses: list[Clause]) -> list[int]:

@@ -37,11 +37,11 @@ from lineage.align import (
     align,
     joined_examples,
 )
-from lineage.derived import derived_releases, neighbours, store_derived
+from lineage.derived import OWN_IDS_FROM, derived_releases, neighbours, store_derived
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 35
+ALIGN_VERSION = 36
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
@@ -124,7 +124,9 @@ class _Lineages:
     @classmethod
     def load(cls, db: Database, alive_in: str | None) -> _Lineages:
         """The lineages that have a member in release `alive_in`, to be continued."""
-        top = db.execute("SELECT coalesce(max(id), 0) FROM lineages").fetchone()[0]
+        top = db.execute(  # a derived copy's own lineages are numbered apart
+            "SELECT coalesce(max(id), 0) FROM lineages WHERE id < ?", [OWN_IDS_FROM]
+        ).fetchone()[0]
         rows = db.execute(
             """SELECT id, first_release, last_release, first_number, last_number, kind
                FROM lineages WHERE id IN
@@ -180,8 +182,7 @@ def build_lineage(db: Database) -> dict[str, Any]:
             _build_official(db, releases, start, report, gone)
         official = [release for release, _capture in releases]
         for release in redo_derived:
-            next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM lineages").fetchone()[0]
-            store_derived(db, release, official, _loader(db), _event_rows, next_id)
+            store_derived(db, release, official, _loader(db), _event_rows)
             report["aligned"] += 1
     return report
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from conftest import make_captures_dir
 from sqlite_utils import Database
 
@@ -52,10 +53,17 @@ def _answers(db) -> dict[str, list[tuple]]:  # type: ignore[no-untyped-def,type-
     }
 
 
-def test_a_release_added_later_gives_the_answers_of_a_store_built_at_once(tmp_path):
-    # The second and third releases reword and renumber the combat steps (505, 511); the
-    # last one extends wordings that reached the release before it and begins others.
-    days = ("2016-08-26", "2016-09-30", "2016-11-11", "2017-01-19")
+@pytest.mark.parametrize(
+    "days",
+    [
+        # 2016-09-30 and 2016-11-11 reword and renumber the combat steps (505, 511); the last
+        # release extends wordings that reached the one before it and begins others
+        ("2016-08-26", "2016-09-30", "2016-11-11", "2017-01-19"),
+        # 2003-05-26 is a derived copy, aligned beside the chain with lineages of its own
+        ("2003-03-15", "2003-05-26", "2003-07-01", "2003-10-01"),
+    ],
+)
+def test_a_release_added_later_gives_the_answers_of_a_store_built_at_once(tmp_path, days):
     at_once = open_store(tmp_path / "at_once.db")
     update_store(at_once, make_captures_dir(tmp_path / "all", days))
     in_steps = open_store(tmp_path / "in_steps.db")
