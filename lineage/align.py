@@ -324,6 +324,12 @@ _formatting_key = lru_cache(maxsize=TEXTS_KEPT)(formatting_key)
 _masked = lru_cache(maxsize=TEXTS_KEPT)(mask_references)
 
 
+def _only_formatting_differs(old: str, new: str) -> bool:
+    """`same_but_formatting`, asked only when the two texts' formatting keys (kept per text)
+    agree: when they differ it is False anyway, and most changed pairs differ there."""
+    return _formatting_key(old) == _formatting_key(new) and same_but_formatting(old, new)
+
+
 @lru_cache(maxsize=TEXTS_KEPT)
 def _term_key(term: str) -> str:
     return _formatting_key(normalise(term))
@@ -1509,9 +1515,7 @@ def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, 
         if renumbered:
             return RENUMBERED
         return UNCHANGED if old.version_hash == new.version_hash else FORMATTING
-    if _formatting_key(old.normalised) == _formatting_key(new.normalised) and (
-        same_but_formatting(old.normalised, new.normalised)
-    ):
+    if _only_formatting_differs(old.normalised, new.normalised):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
     before, after = fold_markup(old.normalised), fold_markup(new.normalised)
     if _only_references_follow(before, after, number_map):
@@ -1566,10 +1570,7 @@ def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] |
     True
     """
     masked_old, masked_new = _masked(old_text), _masked(new_text)
-    if masked_old != masked_new and not (
-        _formatting_key(masked_old) == _formatting_key(masked_new)  # kept per text: cheap
-        and same_but_formatting(masked_old, masked_new)
-    ):
+    if masked_old != masked_new and not _only_formatting_differs(masked_old, masked_new):
         return None
     found: list[tuple[str, str]] = []
     pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)

@@ -538,22 +538,8 @@ def _store_wordings(db: Database, previous: str | None) -> int:
                 kind: str = ADDED
             else:
                 kind = kinds.get((lineage_id, first)) or _kind_before(db, lineage_id, first)
-            rows.append(
-                (
-                    lineage_id,
-                    position,
-                    version,
-                    items[0][4],
-                    first,
-                    items[-1][1],
-                    following.get(items[-1][1]),
-                    len(items),
-                    json.dumps(list(dict.fromkeys(item[2] for item in items))),
-                    str(kind),
-                    items[-1][5],
-                    items[-1][6],
-                )
-            )
+            head = (lineage_id, position, version, items[0][4], first)
+            rows.append(_wording(head, str(kind), items, following))
             position += 1
     rows.extend(_replaced(kept, following) for kept in carried.values())  # no member after
     db.conn.executemany(
@@ -567,23 +553,37 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     return len(rows)
 
 
+def _wording(
+    head: tuple[Any, ...],
+    kind: str,
+    items: list[tuple[Any, ...]],
+    following: dict[str, str],
+    releases: int = 0,
+    numbers: Iterable[str | None] = (),
+) -> tuple[Any, ...]:
+    """A `wordings` row: its lineage, position, version, normalised hash and first release
+    (`head`), then what the members `items` (after `releases` members with `numbers`, when
+    it goes on a stored wording) make of it: last release, the one that replaced it, count,
+    numbers, and the blame of its last member."""
+    last = items[-1][1]
+    return (
+        *head,
+        last,
+        following.get(last),
+        releases + len(items),
+        json.dumps(list(dict.fromkeys([*numbers, *(item[2] for item in items)]))),
+        kind,
+        items[-1][5],
+        items[-1][6],
+    )
+
+
 def _extended(
     kept: tuple[Any, ...], items: list[tuple[Any, ...]], following: dict[str, str]
 ) -> tuple[Any, ...]:
     """A carried wording (a `wordings` row) that the members `items` read on: its numbers
     and count of releases grow, its last release and blame are theirs."""
-    last = items[-1][1]
-    numbers = dict.fromkeys([*json.loads(kept[8]), *(item[2] for item in items)])
-    return (
-        *kept[:5],
-        last,
-        following.get(last),
-        kept[7] + len(items),
-        json.dumps(list(numbers)),
-        kept[9],
-        items[-1][5],
-        items[-1][6],
-    )
+    return _wording(kept[:5], kept[9], items, following, kept[7], json.loads(kept[8]))
 
 
 def _replaced(kept: tuple[Any, ...], following: dict[str, str]) -> tuple[Any, ...]:
