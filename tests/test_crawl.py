@@ -23,6 +23,7 @@ from conftest import WITNESSED_RELEASES
 from sqlite_utils import Database
 from wayback_server import FakeWayback, Fault
 
+from archive.ingest import ingest_captures
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
 from crawler.capture_store import TEMP_PREFIX, CaptureStore
@@ -30,6 +31,7 @@ from crawler.catalogue import Source, load_catalogue, select
 from crawler.crawl import crawl
 from crawler.wayback import Policy, WaybackSession
 from rules_history.cli import main
+from rules_history.pipeline import ingest_witnesses
 
 FIXTURES = Path(__file__).parent / "fixtures" / "witnesses"
 PREFERRED = {
@@ -255,11 +257,11 @@ def test_crawling_the_whole_catalogue_then_ingest_gives_the_committed_archive(
     assert len(summary["fetched"]) == len(PREFERRED) + len(WITNESS_PAGES)
     assert {f["reason"] for f in summary["failed"]} == {"not archived"}
 
-    ingested = runner.invoke(
-        main, ["ingest", "--quiet", "--json", "--captures", str(captures), "--db", str(db_file)]
-    )
-    assert ingested.exit_code == 0, ingested.output
+    # The stages that read the captures (releases, witnesses): the rest of the pipeline
+    # derives its answers from what these store, so the comparison stops here.
     db = open_store(db_file)
+    assert not ingest_captures(db, captures).failed
+    ingest_witnesses(db, captures)
     assert release_rows(db) == release_rows(full_store)
     assert raw_hashes(db) == raw_hashes(full_store)
     witnessed = dict(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,10 +11,23 @@ import venv
 from pathlib import Path
 
 import pytest
+from conftest import make_captures_dir
+
+from archive.manifest import CAPTURES_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 NPM_DMP = ROOT / "node_modules" / "diff-match-patch" / "index.js"
 VENDORED_DMP = ROOT / "site" / "vendor" / "diff-match-patch.js"
+# Two releases far apart: every kind of page, in seconds rather than the minutes of all 135.
+BUILT_RELEASES = ("2008-02-01", "2024-06-07")
+# Run by the installed Python: where its archive is, and how many captures it holds.
+SHIPPED_CAPTURES = """
+from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
+captures = load_manifest()
+for capture in captures:
+    read_capture_bytes(CAPTURES_DIR, capture)
+print(CAPTURES_DIR, len(captures))
+"""
 
 
 def test_the_vendored_diff_match_patch_is_the_npm_packages_file() -> None:
@@ -54,14 +68,31 @@ def test_a_wheel_installed_without_node_builds_the_site_in_an_empty_folder(
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
     subprocess.run([python, "-m", "pip", "install", "-q", wheel], check=True)
+    # Every committed capture ships in the wheel, each read and checked against its sha256,
+    # from the installed package (not the checkout).
+    shipped = subprocess.run(
+        [python, "-c", SHIPPED_CAPTURES],
+        cwd=tmp_path,
+        env={"PATH": str(env_dir / "bin")},
+        capture_output=True,
+        text=True,
+    )
+    assert shipped.returncode == 0, shipped.stderr[-2000:]
+    folder, count = shipped.stdout.split()
+    assert Path(folder).is_relative_to(env_dir)
+    assert int(count) == len(json.loads((CAPTURES_DIR / "manifest.json").read_bytes()))
+    # The site, built from a few of them: what a build needs besides the captures
+    # (templates, static files, the bundled JavaScript) comes from the wheel alone.
+    captures = make_captures_dir(tmp_path / "captures", BUILT_RELEASES)
     empty = tmp_path / "empty"
     empty.mkdir()
     # Only the fresh environment's own commands: no node, no npm, no checkout on the path.
     no_node = {**os.environ, "PATH": str(env_dir / "bin")}
     no_node.pop("RULES_HISTORY_DB", None)
     assert shutil.which("node", path=no_node["PATH"]) is None
+    command = ["build", "--out", "public", "--no-search", "--captures", captures]
     result = subprocess.run(
-        [env_dir / "bin" / "rules-history", "build", "--out", "public", "--no-search"],
+        [env_dir / "bin" / "rules-history", *command],
         cwd=empty,
         env=no_node,
         capture_output=True,
@@ -72,4 +103,5 @@ def test_a_wheel_installed_without_node_builds_the_site_in_an_empty_folder(
     assert (public / "index.html").is_file()
     assert (public / "compare" / "index.html").is_file()
     assert list((public / "static").glob("diff_match_patch.*.js"))
-    assert (public / "releases" / "2024-06-07" / "index.html").is_file()
+    for day in BUILT_RELEASES:
+        assert (public / "releases" / day / "index.html").is_file()
