@@ -15,7 +15,9 @@ import hashlib
 import os
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
 
 import fast_diff_match_patch
 from diff_match_patch import diff_match_patch
@@ -32,10 +34,11 @@ _SURROGATES = range(0xD800, 0xE000)
 DELETE, EQUAL, INSERT = -1, 0, 1
 _OPS = {"-": DELETE, "=": EQUAL, "+": INSERT}  # the compiled engine's operation names
 PARALLEL_FROM = 300  # pairs; below this, starting worker processes costs more than it saves
+TEXTS_KEPT = 10_000  # texts cut into sentences and words: each is diffed against many
 KNOWN_PAIRS = 20_000  # diffs kept for pairs that come again (site builds, long-lived callers)
 
 
-def _encode(pieces: list[str], codes: dict[str, str], vocabulary: list[str]) -> str:
+def _encode(pieces: Sequence[str], codes: dict[str, str], vocabulary: list[str]) -> str:
     chars = []
     for piece in pieces:
         code = codes.get(piece)
@@ -58,6 +61,16 @@ def _decode(code: str, vocabulary: list[str]) -> str:
             point -= len(_SURROGATES)
         pieces.append(vocabulary[point])
     return "".join(pieces)
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _sentences_of(text: str) -> tuple[str, ...]:
+    return tuple(sentences(text))
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _tokens_of(text: str) -> tuple[str, ...]:
+    return tuple(tokens(text))
 
 
 def sentences(text: str) -> list[str]:
@@ -86,7 +99,7 @@ def word_diff(a: str, b: str) -> list[tuple[int, str]]:
     """
     merged: list[tuple[int, str]] = []
     deleted, inserted = "", ""
-    for op, text in _diff_units(sentences(a), sentences(b), cleanup=False):
+    for op, text in _diff_units(_sentences_of(a), _sentences_of(b), cleanup=False):
         if op == DELETE:
             deleted += text
         elif op == INSERT:
@@ -106,19 +119,21 @@ def _diff_changed(deleted: str, inserted: str) -> list[tuple[int, str]]:
     by position). Every sentence touched by one small edit ("he or she" -> "they") then costs
     a short diff instead of a share of one long diff over the whole clause.
     """
-    olds, news = sentences(deleted), sentences(inserted)
+    olds, news = _sentences_of(deleted), _sentences_of(inserted)
     if len(olds) < 2 and len(news) < 2:
-        return _diff_units(tokens(deleted), tokens(inserted), cleanup=True)
+        return _diff_units(_tokens_of(deleted), _tokens_of(inserted), cleanup=True)
     if len(olds) == len(news):
         pairs = list(zip(olds, news, strict=True))
     else:
         pairs = _corresponding(olds, news)
     return [
-        piece for old, new in pairs for piece in _diff_units(tokens(old), tokens(new), cleanup=True)
+        piece
+        for old, new in pairs
+        for piece in _diff_units(_tokens_of(old), _tokens_of(new), cleanup=True)
     ]
 
 
-def _corresponding(olds: list[str], news: list[str]) -> list[tuple[str, str]]:
+def _corresponding(olds: Sequence[str], news: Sequence[str]) -> list[tuple[str, str]]:
     """Pairs of (old text, new text): sentences with the same opening words face each other,
     and what lies between two such pairs is compared as one piece."""
     keyed = _diff_units([_opening(s) for s in olds], [_opening(s) for s in news], cleanup=False)
@@ -148,7 +163,7 @@ def _opening(sentence: str) -> str:
     return " ".join(_WORDS.findall(sentence.lower())[:4]) + "\n"
 
 
-def _diff_units(left: list[str], right: list[str], cleanup: bool) -> list[tuple[int, str]]:
+def _diff_units(left: Sequence[str], right: Sequence[str], cleanup: bool) -> list[tuple[int, str]]:
     """diff-match-patch over units (words or sentences), each mapped to one character."""
     if not left or not right:
         return [(DELETE, "".join(left))] if left else [(INSERT, "".join(right))] if right else []
