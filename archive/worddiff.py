@@ -16,7 +16,7 @@ import os
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
 
 import fast_diff_match_patch
@@ -214,12 +214,55 @@ def word_diffs(pairs: list[tuple[str, str]], workers: int = 2) -> list[Diff]:
     Pairs with an empty or unchanged side, and pairs diffed before in this process, are not
     diffed again.
     """
-    results = [_known(a, b) for a, b in pairs]
-    todo = [i for i, diff in enumerate(results) if diff is None]
-    for i, diff in zip(todo, _compute([pairs[i] for i in todo], workers), strict=True):
-        results[i] = diff
-        _remember(pairs[i], diff)
-    return [list(diff) for diff in results if diff is not None]
+    with WordDiffs(pairs, workers) as job:
+        return job.results()
+
+
+class WordDiffs:
+    """`word_diffs` started now and collected later (`results`): a big job runs in `workers`
+    processes while the caller does other work (one worker beside a busy caller keeps two
+    cores busy). As a context manager, the workers are stopped on the way out, whether or
+    not the results were collected."""
+
+    def __init__(self, pairs: list[tuple[str, str]], workers: int = 2) -> None:
+        self.pairs = pairs
+        self.known = [_known(a, b) for a, b in pairs]
+        todo = [pairs[i] for i, diff in enumerate(self.known) if diff is None]
+        self.pool: ProcessPoolExecutor | None = None
+        self.hands: list[list[int]] = []
+        self.chunks: list[Future[list[Diff]]] = []
+        self.todo = todo
+        if len(todo) < PARALLEL_FROM or workers < 1 or (os.cpu_count() or 1) < 2:
+            return  # diffed here, when asked: starting processes would cost more
+        # dealt costliest pairs first, so that no worker is left with the longest at the end
+        order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]) - len(todo[i][1]))
+        self.hands = [order[k :: workers * 4] for k in range(workers * 4)]
+        self.pool = ProcessPoolExecutor(max_workers=workers)
+        self.chunks = [
+            self.pool.submit(_diff_chunk, [todo[i] for i in hand]) for hand in self.hands
+        ]
+
+    def __enter__(self) -> WordDiffs:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def results(self) -> list[Diff]:
+        """Each pair's diff, in order (waiting for the workers)."""
+        computed: list[Diff] = [[] for _ in self.todo]
+        if self.pool is None:
+            computed = [word_diff(a, b) for a, b in self.todo]
+        for hand, chunk in zip(self.hands, self.chunks, strict=True):
+            for i, diff in zip(hand, chunk.result(), strict=True):
+                computed[i] = diff
+        results = list(self.known)
+        todo = [i for i, diff in enumerate(results) if diff is None]
+        for i, diff in zip(todo, computed, strict=True):
+            results[i] = diff
+            _remember(self.pairs[i], diff)
+        return [list(diff) for diff in results if diff is not None]
 
 
 def _known(a: str, b: str) -> Diff | None:
@@ -238,21 +281,6 @@ def _remember(pair: tuple[str, str], diff: Diff) -> None:
     _KNOWN[pair] = diff
     if len(_KNOWN) > KNOWN_PAIRS:
         _KNOWN.popitem(last=False)
-
-
-def _compute(pairs: list[tuple[str, str]], workers: int) -> list[Diff]:
-    """`word_diff` of each pair; a big job is dealt, costliest pairs first, to processes."""
-    if len(pairs) < PARALLEL_FROM or workers < 2 or (os.cpu_count() or 1) < 2:
-        return [word_diff(a, b) for a, b in pairs]
-    order = sorted(range(len(pairs)), key=lambda i: -len(pairs[i][0]) - len(pairs[i][1]))
-    hands = [order[k :: workers * 4] for k in range(workers * 4)]
-    results: list[Diff] = [[] for _ in pairs]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunks = pool.map(_diff_chunk, [[pairs[i] for i in hand] for hand in hands])
-        for hand, chunk in zip(hands, chunks, strict=True):
-            for i, diff in zip(hand, chunk, strict=True):
-                results[i] = diff
-    return results
 
 
 def _diff_chunk(pairs: list[tuple[str, str]]) -> list[Diff]:

@@ -42,7 +42,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.worddiff import diff_of_shape, diff_shape, pair_key, word_diffs
+from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, pair_key
 from lineage.align import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
@@ -100,13 +100,18 @@ def build_derived(db: Database) -> dict[str, Any]:
     with db.atomic():
         for table in ("blame", "release_counts", "release_changes", "derived_state"):
             db.conn.execute(f"DELETE FROM {table} WHERE release >= ?", [start])
-        _store_counts(db, redo)
-        _store_blame(db, start)
         examples = _Examples(db)
-        report["change_kinds"] = _store_change_kinds(db, start, not before, examples)
-        _store_changes(db, redo)  # after the kinds: it reads them
-        report["wordings"] = _store_wordings(db, before[-1] if before else None)
-        report["word_diffs"] = _store_word_diffs(db, start, not before, examples)
+        # The word diffs (half the work of a whole archive) run in a worker process while
+        # this one computes the rest: they read only members and texts.
+        todo = _word_diffs_to_do(db, start, not before, examples)
+        with WordDiffs([pair for _key, pair in todo], workers=1) as diffing:
+            _store_counts(db, redo)
+            _store_blame(db, start)
+            report["change_kinds"] = _store_change_kinds(db, start, not before, examples)
+            _store_changes(db, redo)  # after the kinds: it reads them
+            report["wordings"] = _store_wordings(db, before[-1] if before else None)
+            _store_word_diffs(db, todo, diffing.results())
+        report["word_diffs"] = len(todo)
         wanted = signature(db)
         db.conn.executemany(
             "INSERT OR REPLACE INTO derived_state (release, signature) VALUES (?, ?)",
@@ -233,22 +238,29 @@ def _keep_only(db: Database, table: str, keys: Iterable[str]) -> None:
     db.conn.execute("DROP TABLE temp.needed_keys")
 
 
-def _store_word_diffs(db: Database, start: str, everything: bool, examples: _Examples) -> int:
-    """Diff, and store, each text of a clause in the releases from `start` on against each
-    earlier text of that clause (see `word_diffs` above); returns how many were diffed."""
+def _word_diffs_to_do(
+    db: Database, start: str, everything: bool, examples: _Examples
+) -> list[tuple[str, tuple[str, str]]]:
+    """(key, pair) of each text of a clause in the releases from `start` on and each earlier
+    text of that clause (see `word_diffs` above) that the store lacks; when `everything` is
+    redone, the stored diffs no pair needs are dropped."""
     needed = _texts_to_diff(db, start, examples)
     if everything:
         _keep_only(db, "word_diffs", needed)
     have = {row[0] for row in db.execute("SELECT key FROM word_diffs")}
-    todo = [(key, pair) for key, pair in needed.items() if key not in have]
-    diffs = word_diffs([pair for _key, pair in todo])
+    return [(key, pair) for key, pair in needed.items() if key not in have]
+
+
+def _store_word_diffs(
+    db: Database, todo: list[tuple[str, tuple[str, str]]], diffs: list[Diff]
+) -> None:
+    """Store each diff by its pair's key, as its shape (a few bytes: `diff_shape`)."""
     rows = []
     for (key, (a, b)), diff in zip(todo, diffs, strict=True):
         shape = diff_shape(diff)
         if diff_of_shape(shape, a, b) == diff:  # else the reader diffs it: never a wrong one
             rows.append((key, shape))
     db.conn.executemany("INSERT INTO word_diffs (key, shape) VALUES (?, ?)", rows)
-    return len(todo)
 
 
 def _store_change_kinds(db: Database, start: str, everything: bool, examples: _Examples) -> int:
