@@ -90,7 +90,7 @@ def test_a_wheel_installed_without_node_builds_the_site_in_an_empty_folder(
     no_node = {**os.environ, "PATH": str(env_dir / "bin")}
     no_node.pop("RULES_HISTORY_DB", None)
     assert shutil.which("node", path=no_node["PATH"]) is None
-    command = ["build", "--out", "public", "--no-search", "--captures", captures]
+    command = ["build", "--out", "public", "--no-search", "--captures", str(captures)]
     result = subprocess.run(
         [env_dir / "bin" / "rules-history", *command],
         cwd=empty,
