@@ -227,11 +227,11 @@ class WordDiffs:
     def __init__(self, pairs: list[tuple[str, str]], workers: int = 2) -> None:
         self.pairs = pairs
         self.known = [_known(a, b) for a, b in pairs]
-        todo = [pairs[i] for i, diff in enumerate(self.known) if diff is None]
+        self.waiting = [i for i, diff in enumerate(self.known) if diff is None]
+        self.todo = todo = [pairs[i] for i in self.waiting]
         self.pool: ProcessPoolExecutor | None = None
         self.hands: list[list[int]] = []
         self.chunks: list[Future[list[Diff]]] = []
-        self.todo = todo
         if len(todo) < PARALLEL_FROM or workers < 1 or (os.cpu_count() or 1) < 2:
             return  # diffed here, when asked: starting processes would cost more
         # dealt costliest pairs first, so that no worker is left with the longest at the end
@@ -251,15 +251,15 @@ class WordDiffs:
 
     def results(self) -> list[Diff]:
         """Each pair's diff, in order (waiting for the workers)."""
-        computed: list[Diff] = [[] for _ in self.todo]
         if self.pool is None:
             computed = [word_diff(a, b) for a, b in self.todo]
-        for hand, chunk in zip(self.hands, self.chunks, strict=True):
-            for i, diff in zip(hand, chunk.result(), strict=True):
-                computed[i] = diff
+        else:
+            computed = [[] for _ in self.todo]
+            for hand, chunk in zip(self.hands, self.chunks, strict=True):
+                for i, diff in zip(hand, chunk.result(), strict=True):
+                    computed[i] = diff
         results = list(self.known)
-        todo = [i for i, diff in enumerate(results) if diff is None]
-        for i, diff in zip(todo, computed, strict=True):
+        for i, diff in zip(self.waiting, computed, strict=True):
             results[i] = diff
             _remember(self.pairs[i], diff)
         return [list(diff) for diff in results if diff is not None]
