@@ -179,7 +179,7 @@ def build_lineage(db: Database) -> dict[str, Any]:
     with db.atomic():
         db.conn.execute("PRAGMA defer_foreign_keys = ON")  # lineage rows are written last
         if start is not None:
-            _build_official(db, releases, start, report, gone)
+            _build_official(db, releases, start, report, since)
         official = [release for release, _capture in releases]
         for release in redo_derived:
             store_derived(db, release, official, _loader(db), _event_rows)
@@ -224,18 +224,19 @@ def _build_official(
     releases: list[tuple[str, int]],
     start: int,
     report: dict[str, Any],
-    gone: str | None = None,
+    since: str | None = None,
 ) -> None:
     """Align the official releases from `start` on, each with the official one before it.
 
-    `gone` is the earliest release aligned before but removed since: what it left goes too."""
+    `since` is the first day whose lineages go: the release at `start`, or an earlier one
+    aligned before but removed since (what it left goes too)."""
     if start == 0:
         _forget_all(db)
         if not releases:
             return
     else:
-        first = releases[start][0] if start < len(releases) else None
-        _forget_from(db, min(day for day in (gone, first) if day is not None))
+        assert since is not None, "a store aligned up to `start` is forgotten from a day"
+        _forget_from(db, since)
     previous = releases[start - 1][0] if start else None
     lineages = _Lineages.load(db, previous)
     old = members_of(load_clauses(db, previous)) if previous else []
