@@ -30,6 +30,10 @@ DB_ENV = "RULES_HISTORY_DB"
 
 # A store opened for reading while a writer brings its schema up to date waits this long.
 MIGRATION_WAIT_SECONDS = 10.0
+# Pages read through a memory map, not copied by a system call each: a diff reads a few
+# thousand texts scattered over the file, a fifth faster so. Up to this many bytes of the
+# file (the whole archive's store is about 160 MB); the address space only, not memory.
+MAPPED_BYTES = 1 << 30
 
 migrations = Migrations("rules-history")
 
@@ -69,6 +73,7 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
             migrations.apply(db)
         if not in_memory:
             db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
+            db.conn.execute(f"PRAGMA mmap_size = {MAPPED_BYTES}")
     except sqlite3.DatabaseError as error:
         raise StoreDamaged(target, error) from error
     return db
@@ -89,6 +94,7 @@ def open_reader(path: str | os.PathLike[str] | None = None) -> Database:
     try:
         connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        connection.execute(f"PRAGMA mmap_size = {MAPPED_BYTES}")
     except sqlite3.DatabaseError as error:
         raise StoreDamaged(target, error) from error
     return Database(connection)
