@@ -265,12 +265,24 @@ class WordDiffs:
         return [list(diff) for diff in results if diff is not None]
 
 
-def _known(a: str, b: str) -> Diff | None:
-    """The diff of `a` into `b` when it needs no diffing, or was diffed before; else None."""
+def one_operation(a: str, b: str) -> Diff | None:
+    """The diff of `a` into `b` when one side is empty or both are the same, else None.
+
+    >>> one_operation("", "new rule"), one_operation("old rule", "")
+    ([(1, 'new rule')], [(-1, 'old rule')])
+    """
     if a == b:
         return [(EQUAL, a)] if a else []
     if not a or not b:
         return [(INSERT, b)] if b else [(DELETE, a)]
+    return None
+
+
+def _known(a: str, b: str) -> Diff | None:
+    """The diff of `a` into `b` when it needs no diffing, or was diffed before; else None."""
+    diff = one_operation(a, b)
+    if diff is not None:
+        return diff
     diff = _KNOWN.get((a, b))
     if diff is not None:
         _KNOWN.move_to_end((a, b))
@@ -288,7 +300,7 @@ def _diff_chunk(pairs: list[tuple[str, str]]) -> list[Diff]:
 
 
 _SIGN = {DELETE: "-", EQUAL: "=", INSERT: "+"}
-_SHAPE_STEP = re.compile(r"([-=+])(\d+)")
+_SHAPE_SIGN = re.compile(r"([-=+])")  # splits a shape into signs and lengths
 
 
 def pair_key(a: str, b: str) -> str:
@@ -316,8 +328,9 @@ def diff_of_shape(shape: str, a: str, b: str) -> Diff:
     """
     diff: Diff = []
     i = j = 0
-    for sign, digits in _SHAPE_STEP.findall(shape):
-        size = int(digits)
+    steps = _SHAPE_SIGN.split(shape)  # "", sign, length, sign, length...
+    for k in range(1, len(steps), 2):
+        sign, size = steps[k], int(steps[k + 1])
         if sign == "=":
             diff.append((EQUAL, a[i : i + size]))
             i, j = i + size, j + size

@@ -13,7 +13,7 @@ import json
 
 from sqlite_utils import Database
 
-from archive.worddiff import Diff, diff_of_shape, pair_key, word_diffs
+from archive.worddiff import Diff, diff_of_shape, one_operation, pair_key, word_diffs
 
 
 def member_text(text: str, examples: list[str]) -> str:
@@ -34,14 +34,14 @@ def stored_word_diff(db: Database, a: str, b: str) -> Diff | None:
 
 def stored_word_diffs(db: Database, pairs: list[tuple[str, str]]) -> list[Diff]:
     """`archive.worddiff.word_diffs` of `pairs`, read from the store where it has them."""
-    keys = {i: pair_key(a, b) for i, (a, b) in enumerate(pairs) if needs_diffing(a, b)}
+    results = [one_operation(a, b) for a, b in pairs]  # added, removed: no diffing
+    keys = {i: pair_key(*pairs[i]) for i, diff in enumerate(results) if diff is None}
     shapes: dict[str, str] = dict(
         db.execute(
             "SELECT key, shape FROM word_diffs WHERE key IN (SELECT value FROM json_each(?))",
             [json.dumps(sorted(set(keys.values())))],
         ).fetchall()
     )
-    results: list[Diff | None] = [None] * len(pairs)
     for i, key in keys.items():
         shape = shapes.get(key)
         if shape is not None:
