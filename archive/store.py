@@ -30,9 +30,8 @@ DB_ENV = "RULES_HISTORY_DB"
 
 # A store opened for reading while a writer brings its schema up to date waits this long.
 MIGRATION_WAIT_SECONDS = 10.0
-# Pages read through a memory map, not copied by a system call each: a diff reads a few
-# thousand texts scattered over the file, a fifth faster so. Up to this many bytes of the
-# file (the whole archive's store is about 160 MB); the address space only, not memory.
+# How much of the file a mapped reader (`open_reader(mapped=True)`) maps: all of it (the
+# whole archive's store is about 160 MB).
 MAPPED_BYTES = 1 << 30
 
 migrations = Migrations("rules-history")
@@ -73,16 +72,19 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
             migrations.apply(db)
         if not in_memory:
             db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
-            db.conn.execute(f"PRAGMA mmap_size = {MAPPED_BYTES}")
     except sqlite3.DatabaseError as error:
         raise StoreDamaged(target, error) from error
     return db
 
 
-def open_reader(path: str | os.PathLike[str] | None = None) -> Database:
+def open_reader(path: str | os.PathLike[str] | None = None, mapped: bool = False) -> Database:
     """Open the store for reading only (SQLite's `mode=ro`): no schema change, no write.
 
     Readers (the CLI's read commands, the site) use this; a missing file is one clear line.
+    `mapped` readers read pages through a memory map instead of copying each in by a system
+    call: a diff, which reads a few thousand texts scattered over the file, runs a tenth
+    faster. The pages mapped count in the process's resident memory, though, so the site
+    build, which reads most of the store under a memory ceiling, copies them.
     """
     target = db_path(path)
     if str(target) == ":memory:":
@@ -94,7 +96,8 @@ def open_reader(path: str | os.PathLike[str] | None = None) -> Database:
     try:
         connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        connection.execute(f"PRAGMA mmap_size = {MAPPED_BYTES}")
+        if mapped:
+            connection.execute(f"PRAGMA mmap_size = {MAPPED_BYTES}")
     except sqlite3.DatabaseError as error:
         raise StoreDamaged(target, error) from error
     return Database(connection)

@@ -79,7 +79,7 @@ def bench_lineage(captures_dir: Path) -> dict[str, Any]:
 def _time_reads(db_file: str, dates: list[str]) -> dict[str, Any]:
     """Diff, trace and blame timed on a reader of the store at `db_file` (`dates`: its
     releases)."""
-    db = open_reader(db_file)
+    db = open_reader(db_file, mapped=True)  # as the CLI's trace, diff and blame open it
     diffs = {}
     for old, new in DIFF_PAIRS:
         if old in dates and new in dates:

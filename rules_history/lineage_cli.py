@@ -18,7 +18,7 @@ def _store(db_file: str | None) -> Database:
     from archive.store import open_reader
     from lineage.freshness import require_current
 
-    db = open_reader(db_file)
+    db = open_reader(db_file, mapped=True)  # short reads scattered over the store
     require_current(db)
     return db
 

@@ -16,6 +16,7 @@ import pytest
 from sqlite_utils import Database
 
 from archive.store import open_reader
+from lineage.compare import diff_releases
 from renderer.build import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,3 +51,17 @@ def test_the_site_builds_from_a_read_only_store(small_lineage: Database, tmp_pat
     wal = copy.with_name("rules.db-wal")  # a reader may create it, empty; nothing goes in
     assert not wal.exists() or wal.stat().st_size == 0
     assert set(os.listdir(copy.parent)) <= {"rules.db", "rules.db-shm", "rules.db-wal"}
+
+
+def test_a_mapped_reader_maps_the_store_and_diffs_alike(small_lineage: Database) -> None:
+    """The CLI's trace, diff and blame read through a memory map; the site build does not
+    (mapped pages count in its resident memory). A map changes how pages are read, never
+    what: the same diff either way."""
+    path = store_file(small_lineage)
+    plain, mapped = open_reader(path), open_reader(path, mapped=True)
+    assert plain.execute("PRAGMA mmap_size").fetchone()[0] == 0
+    assert mapped.execute("PRAGMA mmap_size").fetchone()[0] > 0
+    dates = [row[0] for row in plain.execute("SELECT date FROM releases ORDER BY date")]
+    assert diff_releases(mapped, dates[0], dates[-1]) == diff_releases(plain, dates[0], dates[-1])
+    plain.close()
+    mapped.close()
