@@ -265,17 +265,22 @@ class WordDiffs:
         return [list(diff) for diff in results if diff is not None]
 
 
+def needs_diffing(a: str, b: str) -> bool:
+    """Only two different, non-empty texts need a word diff (the others are one operation)."""
+    return bool(a) and bool(b) and a != b
+
+
 def one_operation(a: str, b: str) -> Diff | None:
-    """The diff of `a` into `b` when one side is empty or both are the same, else None.
+    """The diff of `a` into `b` when it needs no diffing (`needs_diffing`), else None.
 
     >>> one_operation("", "new rule"), one_operation("old rule", "")
     ([(1, 'new rule')], [(-1, 'old rule')])
     """
+    if needs_diffing(a, b):
+        return None
     if a == b:
         return [(EQUAL, a)] if a else []
-    if not a or not b:
-        return [(INSERT, b)] if b else [(DELETE, a)]
-    return None
+    return [(INSERT, b)] if b else [(DELETE, a)]
 
 
 def _known(a: str, b: str) -> Diff | None:

@@ -42,11 +42,11 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, pair_key
+from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
 from lineage.align import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
-from lineage.stored_diffs import member_text, needs_diffing
+from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 

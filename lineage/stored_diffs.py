@@ -21,11 +21,6 @@ def member_text(text: str, examples: list[str]) -> str:
     return "\n".join([text, *examples]) if examples else text
 
 
-def needs_diffing(a: str, b: str) -> bool:
-    """Only two different, non-empty texts need a word diff (the others are one operation)."""
-    return bool(a) and bool(b) and a != b
-
-
 def stored_word_diff(db: Database, a: str, b: str) -> Diff | None:
     """The stored word diff of `a` into `b`, or None when the store lacks it."""
     row = db.execute("SELECT shape FROM word_diffs WHERE key = ?", [pair_key(a, b)]).fetchone()

@@ -11,7 +11,7 @@ from sqlite_utils import Database
 
 from archive.ingest import ingest_captures
 from archive.store import open_store
-from archive.worddiff import Diff, new_side, old_side, word_diff
+from archive.worddiff import Diff, needs_diffing, new_side, old_side, word_diff
 from lineage import answers, stored_diffs
 from lineage.compare import diff_releases
 
@@ -21,7 +21,7 @@ def _dates(db: Database) -> list[str]:
 
 
 def _refuse_to_diff(pairs: list[tuple[str, str]]) -> list[Diff]:
-    computed = [(a, b) for a, b in pairs if stored_diffs.needs_diffing(a, b)]
+    computed = [(a, b) for a, b in pairs if needs_diffing(a, b)]
     assert not computed, f"{len(computed)} pairs diffed although the store has them"
     return [word_diff(a, b) for a, b in pairs]
 
