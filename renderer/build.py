@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from lineage.freshness import require_current
 from renderer.assets import asset_sources, write_assets
 from renderer.context import Site
 from renderer.diffcache import DiffCache
@@ -18,7 +19,7 @@ from renderer.explained import install, release_names
 from renderer.model import load_model
 from renderer.names import write_names
 from renderer.pages_accuracy import build_accuracy
-from renderer.pages_compare import build_compare
+from renderer.pages_compare import PendingCompare, build_compare, start_compare
 from renderer.pages_history import build_histories
 from renderer.pages_home import build_home
 from renderer.pages_keywords import build_keywords
@@ -67,13 +68,33 @@ def build_site(
     `progress` shows the stages and pages (on a terminal); by default, nothing. `state` is
     the folder for what is not published (`renderer.state`; by default beside `out`)."""
     start = time.perf_counter()
-    model = load_model(db)
-    if not model.releases:
-        raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
-    report = BuildReport(out=str(out))
-    workers = default_workers() if workers is None else workers
+    require_current(db)  # before the compare data's process starts on the store
     state = state if state is not None else site_state(out)
+    workers = default_workers() if workers is None else workers
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    if not dates:
+        raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     prepare_state(out, state)
+    compare = start_compare(db, dates, out, state, background=workers > 1)
+    try:
+        return _build(db, out, base_url, search, workers, progress, state, compare, start)
+    finally:
+        compare.close()
+
+
+def _build(
+    db: Database,
+    out: Path,
+    base_url: str,
+    search: bool,
+    workers: int,
+    progress: Progress | None,
+    state: Path,
+    compare: PendingCompare,
+    start: float,
+) -> BuildReport:
+    model = load_model(db)
+    report = BuildReport(out=str(out))
     writer = SiteWriter(out, code_key(), state, release_names(list(model.releases)))
     if writer.interrupted:
         report.notes.append(
@@ -90,7 +111,7 @@ def build_site(
         ("keywords", lambda site: write_names(site, build_keywords(site))),
         ("home", lambda site: build_home(site, histories)),
         ("misc", build_misc),
-        ("compare", build_compare),
+        ("compare", lambda site: build_compare(site, compare)),
         ("accuracy", build_accuracy),
     )
     progress = progress or Progress.off()

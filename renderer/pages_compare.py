@@ -4,23 +4,34 @@ The data is computed again only when the lineages changed: its key, the files it
 their hashes are kept in the build's state folder. Naming the kind of every pair of a
 lineage's states is most of that work; the names are kept there too (`MEMO`, per lineage, by
 the lineage's states), so after a new release only the lineages it changed are named again.
+
+The data needs only the store, so it is computed in a process of its own from the start of the
+build (`start_compare`), on the core the page preparation leaves idle; the compare step then
+only publishes it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 
 from archive import normalise
+from archive.store import open_reader
+from archive.workers import die_with_parent
 from lineage import align, compare
 from lineage.compare import compared_with
 from renderer import compare_data as compare_module
-from renderer.compare_data import FORMAT, INDEX, compare_data, versioned
+from renderer.compare_data import FORMAT, INDEX, CompareData, compare_data, versioned
 from renderer.context import Site
+from renderer.errors import SiteBuildError
 
 RECORD = "compare-data.json"  # in the state folder: what the last build published
 MEMO = "cache/compare-kinds.json"  # in the state folder: the kinds named last time
@@ -78,35 +89,111 @@ def _save_memo(state: Path, kinds: dict[str, Any]) -> None:
     partial.replace(target)
 
 
-def _recorded(site: Site, key: str) -> dict[str, Any] | None:
+def _recorded(out: Path, state: Path, key: str) -> dict[str, Any] | None:
     """The last build's record, when it is for `key` and its files are all still there."""
     try:
-        record = json.loads((site.writer.state / RECORD).read_text())
+        record = json.loads((state / RECORD).read_text())
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or record.get("key") != key:
         return None
     files = record.get("files")
     if not isinstance(files, dict) or not all(
-        isinstance(path, str) and (site.writer.out / path).is_file() for path in files
+        isinstance(path, str) and (out / path).is_file() for path in files
     ):
         return None
     return record
 
 
-def build_compare(site: Site) -> None:
-    key = data_key(site.db, site.dates)
-    record = _recorded(site, key)
+def _compute_and_send(sender: Connection, db_file: str, dates: list[str], state: Path) -> None:
+    """In the compare's own process: the data, from a connection of its own, sent back (or
+    the error that stopped it)."""
+    die_with_parent()  # a killed build leaves no process behind
+    answer: tuple[str, Any]
+    try:
+        answer = ("data", compare_data(open_reader(db_file), dates, _load_memo(state)))
+    except Exception as error:  # raised again in the build, which reports it
+        answer = ("error", error)
+    sender.send(answer)
+    sender.close()
+
+
+@dataclass
+class PendingCompare:
+    """The compare data of one build: the last build's record when it is still current,
+    else the data being computed (in a process of its own, or here when asked for)."""
+
+    key: str
+    dates: list[str]
+    record: dict[str, Any] | None
+    process: BaseProcess | None = None
+    receiver: Connection | None = None
+
+    def data(self, db: Database, state: Path) -> CompareData:
+        if self.process is None or self.receiver is None:
+            return compare_data(db, self.dates, _load_memo(state))
+        try:
+            what, value = self.receiver.recv()
+        except EOFError:
+            raise SiteBuildError(
+                f"the compare data's process ended with no data (exit {self.process.exitcode})"
+            ) from None
+        finally:
+            self.close()
+        if what == "error":
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """End the process: a build that fails before its compare step leaves none."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join()
+            self.process = None
+        if self.receiver is not None:
+            self.receiver.close()
+            self.receiver = None
+
+
+def start_compare(
+    db: Database, dates: list[str], out: Path, state: Path, background: bool
+) -> PendingCompare:
+    """Start computing the compare data unless the last build's is current: in a forked
+    process when `background` (and the store is a file, and fork exists), else later, in
+    this one (`PendingCompare.data`)."""
+    key = data_key(db, dates)
+    pending = PendingCompare(key, dates, _recorded(out, state, key))
+    db_file = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    if pending.record is not None or not background or not db_file or not dates:
+        return pending
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return pending
+    context = multiprocessing.get_context("fork")
+    pending.receiver, sender = context.Pipe(duplex=False)
+    pending.process = context.Process(
+        target=_compute_and_send, args=(sender, db_file, dates, state), daemon=True
+    )
+    pending.process.start()
+    sender.close()  # the child's end: closed here, its closing there ends recv() with EOF
+    return pending
+
+
+def build_compare(site: Site, pending: PendingCompare) -> None:
+    """Publish the compare data (computed, or kept from the last build) and its page."""
+    if pending.dates != site.dates:  # the model reads the releases the data was started for
+        pending.close()
+        raise SiteBuildError("the releases changed while the site was being built: build again")
+    record = pending.record
     if record is not None:
         for path, digest in record["files"].items():
             site.writer.keep(path, digest)
     else:
-        data = compare_data(site.db, site.dates, _load_memo(site.writer.state))
+        data = pending.data(site.db, site.writer.state)
         _save_memo(site.writer.state, data.kinds)
         for path, body in data.files.items():
             site.writer.file(path, body)
         record = {
-            "key": key,
+            "key": pending.key,
             "index_url": versioned(INDEX, data.files[INDEX]),
             "files": {path: site.writer.pages[path] for path in data.files},
         }
