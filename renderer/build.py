@@ -102,7 +102,10 @@ def _build(
         )
     urls = write_assets(out, asset_sources(cache=state / "cache"))
     diffs = DiffCache(state / "cache", db)
-    site = Site(db, model, make_environment(urls), writer, diffs, base_url=base_url)
+    environment = make_environment(urls, cache=state / "cache" / "templates")
+    for name in environment.list_templates():  # once here, not again in each render worker
+        environment.get_template(name)
+    site = Site(db, model, environment, writer, diffs, base_url=base_url)
     install(site)
     report.timings["model"] = round(time.perf_counter() - start, 2)
     steps: tuple[tuple[str, Callable[[Site], object]], ...] = (
