@@ -77,6 +77,13 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
     return db
 
 
+def store_file(db: Database) -> str | None:
+    """The file an open store lives in (None for an in-memory one): what a process of its
+    own opens, never sharing the connection."""
+    row = db.execute("PRAGMA database_list").fetchone()
+    return str(row[2]) if row and row[2] else None
+
+
 def open_reader(path: str | os.PathLike[str] | None = None, mapped: bool = False) -> Database:
     """Open the store for reading only (SQLite's `mode=ro`): no schema change, no write.
 

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, Protocol
 
 from sqlite_utils import Database
 
+from archive.store import store_file
 from archive.workers import die_with_parent
 from lineage.align import (
     ADDED,
@@ -279,7 +280,7 @@ def alignments(db: Database, dates: list[str]) -> Iterator[Aligned]:
     Worker processes align runs of releases (each reads them from the store file) while
     this process writes; an in-memory store is aligned here.
     """
-    path = _store_file(db)
+    path = store_file(db)
     runs = [dates[i : i + RUN + 1] for i in range(0, len(dates) - 1, RUN)]
     if path is None or len(runs) < 2:
         for run in runs:
@@ -291,11 +292,6 @@ def alignments(db: Database, dates: list[str]) -> Iterator[Aligned]:
     ) as pool:
         for packed in pool.map(_align_run_in_worker, [path] * len(runs), runs):
             yield from map(_unpack, packed)
-
-
-def _store_file(db: Database) -> str | None:
-    row = db.execute("PRAGMA database_list").fetchone()
-    return str(row[2]) if row and row[2] else None
 
 
 def _align_run(db: Database, dates: list[str]) -> list[Aligned]:

@@ -24,7 +24,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive import normalise
-from archive.store import open_reader
+from archive.store import open_reader, store_file
 from archive.workers import die_with_parent
 from lineage import align, compare
 from lineage.compare import compared_with
@@ -163,7 +163,7 @@ def start_compare(
     this one (`PendingCompare.data`)."""
     key = data_key(db, dates)
     pending = PendingCompare(key, dates, _recorded(out, state, key))
-    db_file = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    db_file = store_file(db)
     if pending.record is not None or not background or not db_file or not dates:
         return pending
     if "fork" not in multiprocessing.get_all_start_methods():
