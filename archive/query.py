@@ -18,6 +18,11 @@ from vocabulary.numbers import RULE_NUMBER, is_under
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+def release_dates(db: Database) -> list[str]:
+    """Every release's date, oldest first."""
+    return [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+
+
 def parse_date(text: str) -> str:
     """Check an ISO date given by a user and return it."""
     if not DATE.match(text):

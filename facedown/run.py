@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.query import release_in_force
+from archive.query import release_dates, release_in_force
 from archive.worddiff import word_diff
 from facedown.era import Clause, Era, read_era
 from facedown.scenarios import SCENARIOS, Scenario
@@ -37,7 +37,7 @@ def run_all(db: Database, as_of: str | None = None) -> list[dict[str, Any]]:
     lineage_changes, renumbered, detail.
     """
     wanted = release_in_force(db, as_of) if as_of else None
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = release_dates(db)
     if wanted is not None:
         dates = [d for d in dates if d <= wanted][-2:]  # its predecessor tells what changed
     eras = [read_era(db, d) for d in dates]

@@ -42,6 +42,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.query import release_dates
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
 from lineage.align import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
@@ -91,7 +92,7 @@ def first_stale(db: Database) -> str | None:
 def build_derived(db: Database) -> dict[str, Any]:
     """Compute and store the derived answers of every release that needs them."""
     start = first_stale(db)
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = release_dates(db)
     report: dict[str, Any] = {"releases": len(dates), "computed": 0}
     if start is None:
         return report
@@ -189,7 +190,7 @@ def _store_changes(db: Database, dates: list[str]) -> None:
     """The change list of each release in `dates` from the release it is compared with
     (`compared_with`); a derived copy's changes carry whether the next official release
     confirms them (lineage.derived.annotate_diff)."""
-    every = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    every = release_dates(db)
     bases = compared_with(every, derived_releases(db))
     loaded: dict[str, Any] = {}
 
@@ -441,7 +442,7 @@ def _changed_lineages(
     """The lineages whose clause in a release from `start` on differs from their clause in
     the release before (or that were not in it), as `of_release` (lineage -> its text, or its
     state, in a release) tells them: only they can need new pairs."""
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = release_dates(db)
     before = [day for day in dates if day < start]
     if not before:  # every lineage
         return {row[0] for row in db.execute("SELECT id FROM lineages")}
@@ -495,7 +496,7 @@ def _store_wordings(db: Database, previous: str | None) -> int:
            JOIN lineages l ON l.id = w.lineage_id WHERE w.position = 0
            AND w.first != l.first_release)"""
     )
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = release_dates(db)
     following = dict(zip(dates, dates[1:], strict=False))
     offsets = {row[0]: row[1] for row in db.execute("SELECT * FROM temp.open_wordings")}
     carried = {row[0]: row for row in db.execute("SELECT * FROM temp.carried")}

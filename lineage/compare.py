@@ -19,7 +19,7 @@ from typing import Any, Literal
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
-from archive.query import canonical_number, resolve_release
+from archive.query import canonical_number, release_dates, resolve_release
 from lineage.align import (
     ADDED,
     GROUP,
@@ -166,7 +166,7 @@ def _stored_kinds(db: Database, old: str, new: str) -> dict[int, str] | None:
     """Lineage -> kind of change from `old` to `new` when `release_changes` holds them (`old`
     is the release `new` is compared with: `compared_with`), else None. A lineage of both
     releases that the table does not list is unchanged."""
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = release_dates(db)
     if compared_with(dates, derived_releases(db)).get(new) != old:
         return None
     return dict(

@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.query import release_dates
 from lineage.align import Alignment, Clause, align
 from vocabulary.kinds import ADDED, MERGED, REMOVED, SPLIT
 
@@ -263,7 +264,7 @@ def unconfirmed_lineages(db: Database) -> dict[str, dict[str, dict[str, Any]]]:
     derived = derived_releases(db)
     if not derived:
         return {}
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = release_dates(db)
     official = [release for release in dates if release not in derived]
     found: dict[str, dict[str, dict[str, Any]]] = {}
     for day in sorted(derived):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from archive.query import release_dates
 from lineage.freshness import require_current
 from renderer.assets import asset_sources, write_assets
 from renderer.context import Site
@@ -71,7 +72,7 @@ def build_site(
     require_current(db)  # before the compare data's process starts on the store
     state = state if state is not None else site_state(out)
     workers = default_workers() if workers is None else workers
-    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    dates = release_dates(db)
     if not dates:
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
     prepare_state(out, state)

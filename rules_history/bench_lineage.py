@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from archive.ingest import ingest_captures
+from archive.query import release_dates
 from archive.store import open_reader, open_store
 from lineage.answers import build_derived
 from lineage.blame import blame
@@ -49,7 +50,7 @@ def bench_lineage(captures_dir: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         db = open_store(Path(folder) / "bench.db")
         ingest_captures(db, captures_dir)
-        dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+        dates = release_dates(db)
         start = time.perf_counter()
         pairs = sum(1 for _alignment in alignments(db, dates))
         align_all = _seconds(start)
