@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
+from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
@@ -278,17 +279,19 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     candidate pairs by evidence, so that a strong match far away beats a weak one nearby.
     """
     result = Alignment()
-    _pair_equal(old, new, result, _NORMALISED, EQUAL)
-    _pair_equal(old, new, result, lambda c: _formatting_key(c.normalised), SAME_FORMAT)
-    _pair_equal(old, new, result, lambda c: _masked(c.normalised), SAME_WORDS)
+    free = _Free(list(range(len(old))), list(range(len(new))))
+    _pair_equal(old, new, result, _NORMALISED, EQUAL, free)
+    _pair_equal(old, new, result, lambda c: _formatting_key(c.normalised), SAME_FORMAT, free)
+    _pair_equal(old, new, result, lambda c: _masked(c.normalised), SAME_WORDS, free)
     _pair_equal(
         old,
         new,
         result,
         lambda c: (c.title or "").lower() if c.kind == "glossary" else None,
         SAME_TERM,
+        free,
     )
-    _pair_equal(old, new, result, _bare_term, SAME_TERM)
+    _pair_equal(old, new, result, _bare_term, SAME_TERM, free)
     codes = _WordCodes()
     if len(result.matches) not in (len(old), len(new)):  # something left on both sides
         _pair_the_rest(old, new, result, codes)
@@ -345,34 +348,41 @@ def _bare_term(clause: Clause) -> str | None:
     return f"{bare} (obsolete)" if OBSOLETE.search(clause.title) else bare
 
 
+class _Free(NamedTuple):
+    """The indices of the clauses no pass of equal keys has paired yet, on each side, in
+    order: after the first pass (equal texts) only a few percent are left, and the later
+    passes look at those alone."""
+
+    old: list[int]
+    new: list[int]
+
+
 def _pair_equal(
     old: list[Clause],
     new: list[Clause],
     result: Alignment,
     key: Callable[[Clause], str | None],
     method: str,
+    free: _Free,
 ) -> None:
     """Pair clauses of the same kind whose keys are equal; among equals, the same number
     first, then order. A heading whose title is not unique ("General") or that changed level
     ("Zones", section 217, became chapter 4) is left to the evidence of context."""
-    paired = result.matches
-    taken = set(paired.values())
-    if len(taken) == len(old) or len(paired) == len(new):
+    if not free.old or not free.new:
         return  # nothing is left on one side
     waiting: dict[tuple[str, str], list[int]] = {}
-    for index, clause in enumerate(old):
-        if index in taken:
-            continue
+    for index in free.old:
+        clause = old[index]
         value = key(clause)
         if value is not None:
             waiting.setdefault((clause.pairing, value), []).append(index)
     buckets: dict[tuple[str, str], list[int]] = {}
-    for index, clause in enumerate(new):
-        if index in paired:
-            continue
+    for index in free.new:
+        clause = new[index]
         value = key(clause)
         if value is not None and (clause.pairing, value) in waiting:
             buckets.setdefault((clause.pairing, value), []).append(index)
+    paired = result.matches
     similarity, methods, scores = result.similarity, result.method, result.score
     for (group, value), new_indices in buckets.items():
         olds = waiting[(group, value)]
@@ -386,6 +396,10 @@ def _pair_equal(
             continue  # "General" heads many sections and rules: context decides which
         for n, o in _pair_in_order(old, new, olds, new_indices):
             paired[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
+    if buckets:
+        taken = set(paired.values())
+        free.old[:] = [index for index in free.old if index not in taken]
+        free.new[:] = [index for index in free.new if index not in paired]
 
 
 def _pair_in_order(

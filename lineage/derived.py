@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlite_utils import Database
 
@@ -99,23 +99,23 @@ def store_derived(
     official: list[str],
     load: Callable[[str], list[Clause]],
     step: Callable[..., list[tuple[Any, ...]]],
+    aligned: DerivedAlignments | None = None,
 ) -> dict[str, int]:
     """Align and store one derived release; returns its counts.
 
     `load(release)` reads a release's clauses and `step(...)` makes event rows (both
     from `lineage.store`, passed in so that the two modules do not import each other).
+    `aligned` is `align_derived`'s answer when a worker process has computed it already.
     """
     forget_derived(db, release)
     previous, following = neighbours(official, release)
-    new = load(release)
-    old = load(previous) if previous else []
-    later = load(following) if following else []
+    old, new, later = around_derived(load, release, official)
     old_ids = _ids(db, previous, old)
     later_ids = _ids(db, following, later)
-    first = align(old, new)
+    first, second = aligned or align_derived(old, new, later)
     ids: list[int] = []
     used: set[int] = set()
-    from_later = _later_lineage(new, later, later_ids, first)
+    from_later = _later_lineage(later_ids, second)
     new_lineages = []
     next_id = first_own_id(release)
     for n, clause in enumerate(new):
@@ -182,21 +182,39 @@ def _ids(db: Database, release: str | None, clauses: list[Clause]) -> list[int]:
     return [stored[clause.part_id] for clause in clauses]
 
 
-def _later_lineage(
-    new: list[Clause], later: list[Clause], later_ids: list[int], first: Alignment
-) -> dict[int, int]:
-    """For the derived clauses the predecessor lacks, the lineage of their successor clause."""
-    if not later:
+class DerivedAlignments(NamedTuple):
+    """What a derived release is stored from: its alignment with its official predecessor,
+    and its official successor's with it when the first leaves some of its clauses new."""
+
+    first: Alignment
+    second: Alignment | None
+
+
+def around_derived(
+    load: Callable[[str], list[Clause]], release: str, official: list[str]
+) -> tuple[list[Clause], list[Clause], list[Clause]]:
+    """The clauses of the official predecessor, of the derived release, of the successor."""
+    previous, following = neighbours(official, release)
+    old = load(previous) if previous else []
+    later = load(following) if following else []
+    return old, load(release), later
+
+
+def align_derived(old: list[Clause], new: list[Clause], later: list[Clause]) -> DerivedAlignments:
+    """The alignments a derived release `new` is stored from (see `DerivedAlignments`):
+    pure, so a worker process may compute them while the official chain is written."""
+    first = align(old, new)
+    if not later or len(first.matches) == len(new):
+        return DerivedAlignments(first, None)
+    return DerivedAlignments(first, align(new, later))
+
+
+def _later_lineage(later_ids: list[int], second: Alignment | None) -> dict[int, int]:
+    """Derived clause -> the lineage of its successor clause (`second`: the successor aligned
+    with the derived release); read for the clauses the predecessor lacks."""
+    if second is None:
         return {}
-    unmatched = [n for n in range(len(new)) if n not in first.matches]
-    if not unmatched:
-        return {}
-    second = align(new, later)
-    found = {}
-    for m, n in second.matches.items():
-        if n in unmatched:
-            found[n] = later_ids[m]
-    return found
+    return {n: later_ids[m] for m, n in second.matches.items()}
 
 
 def _attested(

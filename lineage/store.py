@@ -19,6 +19,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple, Protocol
@@ -38,11 +39,19 @@ from lineage.align import (
     align,
     joined_examples,
 )
-from lineage.derived import OWN_IDS_FROM, derived_releases, neighbours, store_derived
+from lineage.derived import (
+    OWN_IDS_FROM,
+    DerivedAlignments,
+    align_derived,
+    around_derived,
+    derived_releases,
+    neighbours,
+    store_derived,
+)
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 37
+ALIGN_VERSION = 38
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = (  # as m002_lineage creates them
@@ -177,15 +186,59 @@ def build_lineage(db: Database) -> dict[str, Any]:
     redo_derived = _derived_to_align(db, everything, derived, since)
     if start is None and not redo_derived:
         return report
-    with db.atomic():
+    official = [release for release, _capture in releases]
+    with db.atomic(), _worker_pool(db) as pool:
         db.conn.execute("PRAGMA defer_foreign_keys = ON")  # lineage rows are written last
+        pending = None  # the chain's alignments are asked for first, then the copies'
         if start is not None:
-            _build_official(db, releases, start, report, since)
-        official = [release for release, _capture in releases]
+            chained = official[start - 1 :] if start else official  # from the one before
+            pending = start, _submit_runs(db, chained, pool)
+        copies = {release: _submit_derived(db, pool, release, official) for release in redo_derived}
+        if pending is not None:
+            _build_official(db, releases, *pending, report, since)
         for release in redo_derived:
-            store_derived(db, release, official, _loader(db), _event_rows)
+            aligned = copies[release]()
+            store_derived(db, release, official, _loader(db), _event_rows, aligned)
             report["aligned"] += 1
     return report
+
+
+@contextmanager
+def _worker_pool(db: Database) -> Iterator[ProcessPoolExecutor | None]:
+    """Processes that align releases, each reading them from the store file (None for a
+    store in memory). They start with the first task, so a build with none costs nothing."""
+    if store_file(db) is None:
+        yield None
+        return
+    pool = ProcessPoolExecutor(
+        max_workers=min(2, os.cpu_count() or 1),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
+    try:
+        yield pool
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _submit_derived(
+    db: Database, pool: ProcessPoolExecutor | None, release: str, official: list[str]
+) -> Callable[[], DerivedAlignments | None]:
+    """The alignments of a derived release, computed in a worker while the official chain
+    is written (the Eighth Edition copy's successor alone takes half a second); without
+    workers, None: `store_derived` aligns it itself."""
+    path = store_file(db)
+    if pool is None or path is None:
+        return lambda: None
+    return pool.submit(_align_derived_in_worker, path, release, official).result
+
+
+def _align_derived_in_worker(path: str, release: str, official: list[str]) -> DerivedAlignments:
+    db = Database(sqlite3.connect(path))
+    try:
+        return align_derived(*around_derived(_loader(db), release, official))
+    finally:
+        db.close()
 
 
 def _loader(db: Database) -> Callable[[str], list[Clause]]:
@@ -224,10 +277,13 @@ def _build_official(
     db: Database,
     releases: list[tuple[str, int]],
     start: int,
+    pending: Iterator[Aligned],
     report: dict[str, Any],
     since: str | None = None,
 ) -> None:
-    """Align the official releases from `start` on, each with the official one before it.
+    """Store the official releases from `start` on, each aligned with the official one before
+    it (`pending`: those alignments, in order, from the release at `start` or the one after
+    it when `start` is 0).
 
     `since` is the first day whose lineages go: the release at `start`, or an earlier one
     aligned before but removed since (what it left goes too)."""
@@ -243,10 +299,8 @@ def _build_official(
     old = members_of(load_clauses(db, previous)) if previous else []
     stored = _member_lineages(db, previous)
     old_ids = [stored[clause.part_id] for clause in old]
-    dates = [release for release, _capture in releases]
-    pending = alignments(db, [previous, *dates[start:]] if previous else dates[start:])
     if not previous:  # the first release: everything in it is added
-        opening = load_clauses(db, dates[0])
+        opening = load_clauses(db, releases[0][0])
         pending = chain([Aligned(align([], opening), members_of(opening))], pending)
     for index, (alignment, new) in zip(range(start, len(releases)), pending, strict=True):
         release = releases[index][0]
@@ -280,18 +334,21 @@ def alignments(db: Database, dates: list[str]) -> Iterator[Aligned]:
     Worker processes align runs of releases (each reads them from the store file) while
     this process writes; an in-memory store is aligned here.
     """
+    with _worker_pool(db) as pool:
+        yield from _submit_runs(db, dates, pool)
+
+
+def _submit_runs(
+    db: Database, dates: list[str], pool: ProcessPoolExecutor | None
+) -> Iterator[Aligned]:
+    """What `alignments` yields; the runs are given to `pool` now (a single run, or no pool,
+    is aligned here, as it is read)."""
     path = store_file(db)
     runs = [dates[i : i + RUN + 1] for i in range(0, len(dates) - 1, RUN)]
-    if path is None or len(runs) < 2:
-        for run in runs:
-            yield from _align_run(db, run)
-        return
-    workers = min(2, os.cpu_count() or 1)
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        for packed in pool.map(_align_run_in_worker, [path] * len(runs), runs):
-            yield from map(_unpack, packed)
+    if pool is None or path is None or len(runs) < 2:
+        return (aligned for run in runs for aligned in _align_run(db, run))
+    futures = [pool.submit(_align_run_in_worker, path, run) for run in runs]
+    return (aligned for future in futures for aligned in map(_unpack, future.result()))
 
 
 def _align_run(db: Database, dates: list[str]) -> list[Aligned]:
