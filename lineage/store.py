@@ -352,18 +352,21 @@ def _submit_runs(
 
 
 def _align_run(db: Database, dates: list[str]) -> list[Aligned]:
+    return [Aligned(alignment, members_of(new)) for alignment, new in _aligned_pairs(db, dates)]
+
+
+def _aligned_pairs(db: Database, dates: list[str]) -> Iterator[tuple[Alignment, list[Clause]]]:
+    """Each release of `dates` after the first, aligned with the one before it."""
     texts: dict[str, str] = {}
     clauses = [load_clauses(db, date, texts) for date in dates]
-    return [
-        Aligned(align(old, new), members_of(new))
-        for old, new in zip(clauses, clauses[1:], strict=False)
-    ]
+    for old, new in zip(clauses, clauses[1:], strict=False):
+        yield align(old, new), new
 
 
 def _align_run_in_worker(path: str, dates: list[str]) -> list[_Packed]:
     db = Database(sqlite3.connect(path))
     try:
-        return [_pack(aligned) for aligned in _align_run(db, dates)]
+        return [_pack(alignment, new) for alignment, new in _aligned_pairs(db, dates)]
     finally:
         db.close()
 
@@ -382,19 +385,20 @@ class _Packed(NamedTuple):
     kinds: list[str]
 
 
-def _pack(aligned: Aligned) -> _Packed:
-    alignment, members = aligned
+def _pack(alignment: Alignment, clauses: list[Clause]) -> _Packed:
+    """`alignment` and the release's `clauses` as a worker sends them (no `Member` is made
+    there: the parent makes them from the columns)."""
     # the pairs whose evidence `_event_rows` reads: clauses that changed, homes of merges
     wanted = {n for n, kind in alignment.kinds.items() if kind != UNCHANGED}
     wanted.update(alignment.merges)
-    for evidence in (alignment.similarity, alignment.method, alignment.score):
-        for n in [n for n in evidence if n not in wanted]:
-            del evidence[n]
+    alignment.similarity = {n: v for n, v in alignment.similarity.items() if n in wanted}
+    alignment.method = {n: v for n, v in alignment.method.items() if n in wanted}
+    alignment.score = {n: v for n, v in alignment.score.items() if n in wanted}
     return _Packed(
         alignment,
-        [member.part_id for member in members],
-        [member.label for member in members],
-        [member.kind for member in members],
+        [clause.part_id for clause in clauses],
+        [clause.label for clause in clauses],
+        [clause.kind for clause in clauses],
     )
 
 
