@@ -53,6 +53,9 @@ GROUP["glossary"] = "glossary"
 REFERENCE_NUMBER = re.compile(
     r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?:-(?:\d{3}(?:\.\d+[a-z]?)?|[a-z])(?![\w]))?(?![\w])"
 )
+# A reference with the title quoted after it ('rule 403, "Activated Abilities"'): the title
+# names the rule referred to, and follows it when that rule is renamed as it moves.
+TITLED_REFERENCE = re.compile(f'({REFERENCE_NUMBER.pattern})(?:, "([^"]*)")?')
 _WORD = re.compile(r"\w+")
 OBSOLETE = re.compile(r"\(Obsolete\)", re.IGNORECASE)
 _TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
@@ -1541,8 +1544,22 @@ def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, 
 
 
 def _same_rules_named(old_text: str, new_text: str) -> bool:
-    pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
-    return all(_range_ends(a) == _range_ends(b) for a, b in pairs)
+    """True when each reference names the same rules under the same quoted title."""
+    pairs = zip(_references(old_text), _references(new_text), strict=True)
+    return all(_range_ends(a) == _range_ends(b) and s == t for (a, s), (b, t) in pairs)
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _references(text: str) -> list[tuple[str, str]]:
+    """(rule number or range, the title quoted after it or "") of each reference, in order;
+    the punctuation that closes a title inside its quotes ('"Flying."') is typography."""
+    return [(m[1], (m[2] or "").rstrip(".,;:")) for m in TITLED_REFERENCE.finditer(text)]
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _masked_titled(text: str) -> str:
+    """The text with every reference, and the title quoted after it, replaced by `#`."""
+    return TITLED_REFERENCE.sub("#", text)
 
 
 def _label_key(clause: Clause) -> str:
@@ -1568,8 +1585,10 @@ def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] |
     "601.2f-h" asks 601.2e -> 601.2f and 601.2g -> 601.2h). None when no renumbering can
     explain the change: other words differ, or a range became one rule. Formatting around
     the numbers (markup, quotation marks, lost characters: `same_but_formatting`) may differ
-    too: it is no change of words. The in-browser compare checks the same pairs against the
-    releases it compares.
+    too: it is no change of words; so may the title quoted after a reference (`rule 403,
+    "Activated Abilities"` -> `rule 602, "Activating Activated Abilities"`): it names the
+    rule referred to, renamed as it moved. The in-browser compare checks the same pairs
+    against the releases it compares.
 
     >>> reference_end_pairs("see rules 601.2e-g", "see rules 601.2f-h")
     [('601.2e', '601.2f'), ('601.2g', '601.2h')]
@@ -1582,13 +1601,22 @@ def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] |
     [('502.10', '702.19')]
     >>> reference_end_pairs('"Upkeep Step" (rule 309)', '"Upkeep Step," (rule 509)') is None
     True
+    >>> reference_end_pairs('see rule 403, "Activated Abilities."',
+    ...                     'see rule 602, "Activating Activated Abilities."')
+    [('403', '602')]
+    >>> reference_end_pairs('see rule 403, "Activated Abilities."',
+    ...                     'see rule 602, "Activated Abilities," and rule 603') is None
+    True
     """
-    masked_old, masked_new = _masked(old_text), _masked(new_text)
-    if masked_old != masked_new and not _only_formatting_differs(masked_old, masked_new):
+    if not _differ_only_in(_masked, old_text, new_text) and not _differ_only_in(
+        _masked_titled, old_text, new_text
+    ):
         return None
     found: list[tuple[str, str]] = []
-    pairs = zip(REFERENCE_NUMBER.findall(old_text), REFERENCE_NUMBER.findall(new_text), strict=True)
-    for a, b in pairs:
+    old_references, new_references = _references(old_text), _references(new_text)
+    if len(old_references) != len(new_references):
+        return None
+    for (a, _title), (b, _new_title) in zip(old_references, new_references, strict=True):
         if a == b:
             continue
         ends_a, ends_b = _range_ends(a), _range_ends(b)
@@ -1596,6 +1624,12 @@ def reference_end_pairs(old_text: str, new_text: str) -> list[tuple[str, str]] |
             return None
         found.extend((x, y) for x, y in zip(ends_a, ends_b, strict=True) if x != y)
     return found
+
+
+def _differ_only_in(masked: Callable[[str], str], old_text: str, new_text: str) -> bool:
+    """True when the two texts, masked so, are the same but for formatting."""
+    old_masked, new_masked = masked(old_text), masked(new_text)
+    return old_masked == new_masked or _only_formatting_differs(old_masked, new_masked)
 
 
 def _range_ends(reference: str) -> tuple[str, ...]:

@@ -109,6 +109,27 @@ def test_reference_formatting_and_wording_are_told_apart() -> None:
     assert mask_references("rules 504.2 and 702.34a") == "rules # and #"
 
 
+def test_a_title_quoted_with_a_reference_is_part_of_it() -> None:
+    """A reference names its rule by number and, often, by the title quoted after it; when
+    the rule moves and is renamed, both follow (2009-07-08: 424.2 -> 116.3 quotes rule 602,
+    "Activating Activated Abilities", where it quoted rule 403, "Activated Abilities")."""
+    before = clause("424.2", 'See rule 403, "Activated Abilities."', 0)
+    moved = {"403": "602"}
+    renamed = 'See rule 602, "Activating Activated Abilities."'
+    assert kind_of_change(before, clause("116.3", renamed, 0), moved) == "renumbered"
+    assert kind_of_change(before, clause("424.2", renamed, 0), moved) == "reference"
+    # the rule kept its number and its title changed: the reference still followed it
+    retitled = 'See rule 403, "Activating Activated Abilities."'
+    assert kind_of_change(before, clause("424.2", retitled, 0), moved) == "reference"
+    # only the punctuation closing the title moved inside the quotes: typography
+    comma = clause("424.2", 'See rule 403, "Activated Abilities," and rule 404.', 0)
+    no_comma = clause("424.2", 'See rule 403, "Activated Abilities" and rule 404.', 0)
+    assert kind_of_change(no_comma, comma, moved) == "formatting"
+    # the title is kept but the sentence says more: a rewording
+    more = 'See rule 602, "Activated Abilities," and rule 603.'
+    assert kind_of_change(before, clause("424.2", more, 0), moved) == "reworded"
+
+
 def test_2009_rewrite(full_store: Database) -> None:
     old, new = load_clauses(full_store, "2009-05-01"), load_clauses(full_store, "2009-07-08")
     result = align(old, new)

@@ -385,6 +385,17 @@ def test_8_a_range_that_follows_a_renumbering_is_a_reference(full_store: Databas
     assert Aligned(full_store, "2007-02-01", "2007-05-01").kind("409.1i") == "formatting"
 
 
+def test_8_a_title_quoted_with_a_reference_follows_its_rule(
+    full_store: Database, rewrite_2009: Aligned
+) -> None:
+    """2009-07-08: 424.2 -> 116.3 quotes rule 602, "Activating Activated Abilities" (was
+    rule 403, "Activated Abilities"): renumbered, no word of its own changed. 2011-05-01:
+    the entry "Win the Game" quotes rule 104 as "Ending the Game", the section's new title."""
+    assert rewrite_2009.successor["424.2"] == "116.3"
+    assert rewrite_2009.kind("116.3") == "renumbered"
+    assert Aligned(full_store, "2011-04-01", "2011-05-01").kind("Win the Game") == "reference"
+
+
 def test_each_decision_keeps_its_evidence(full_lineage: Database) -> None:
     rows = list(
         full_lineage.query(
