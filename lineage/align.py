@@ -298,6 +298,8 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
     codes = _WordCodes()
     if len(result.matches) not in (len(old), len(new)):  # something left on both sides
         _pair_the_rest(old, new, result, codes)
+        if _follow_children(old, new, result, codes):
+            _pair_by_children(old, new, result, codes)  # the heading given up, by its own
     _find_splits_and_merges(old, new, result, codes)
     _merge_headings_by_children(old, new, result)
     _classify(old, new, result)
@@ -928,6 +930,56 @@ def _pair_by_children(
             result.pair(at, o, title, BY_CHILDREN, 100.0 * count / total)
             taken.add(o)
             break
+
+
+def _follow_children(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
+) -> bool:
+    """Move a heading paired by its title alone, under another number, to the heading where
+    most of its children went, when that one is of its level and nothing continues it; True
+    if one moved.
+
+    Equal titles pair first, and a short title can be reused for another subject (2003:
+    section 401 "Spells" went on as 401 "Spells on the Stack", while section 213 "Spell
+    Type" became 213 "Spells"): the children, paired by their own words, say more."""
+    # a heading that kept its number and its title is itself: only a moved one is in doubt
+    doubted = [
+        (n, o)
+        for n, o in result.matches.items()
+        if old[o].heading and old[o].number != new[n].number and result.method[n] in CERTAIN_METHODS
+    ]
+    if not doubted:
+        return False
+    moved = False
+    parent_of_new = {n: clause.parent for n, clause in enumerate(new)}
+    index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    went: dict[str, Counter[str | None]] = defaultdict(Counter)
+    for n, o in result.matches.items():
+        parent = old[o].parent
+        if parent:
+            went[parent][parent_of_new[n]] += 1
+    for n, o in doubted:
+        heading = old[o]
+        children = went.get(heading.number or "")
+        if not children:
+            continue
+        target, count = children.most_common(1)[0]
+        at = index_of.get(target) if target else None
+        if (
+            at is None
+            or at == n
+            or at in result.matches
+            or count < 2
+            or count * 2 <= children.total()
+            or children[new[n].number] * 2 >= count
+            or new[at].kind != heading.kind
+        ):
+            continue
+        del result.matches[n], result.similarity[n], result.method[n], result.score[n]
+        title = _similarity(heading, new[at], codes)
+        result.pair(at, o, title, BY_CHILDREN, 100.0 * count / children.total())
+        moved = True
+    return moved
 
 
 def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Alignment) -> None:

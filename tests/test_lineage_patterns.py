@@ -377,6 +377,16 @@ def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> 
     assert "Pridemate" in deleted
 
 
+def test_3_children_outweigh_an_equal_title(full_store: Database) -> None:
+    """2003-07-01: section 401 "Spells" went on as 401 "Spells on the Stack" (its rules are
+    there) while section 213 "Spell Type" became 213 "Spells": the equal titles paired first,
+    the children move the pairing where they went."""
+    aligned = Aligned(full_store, "2003-03-15", "2003-07-01")
+    assert aligned.successor["401"] == "401"
+    assert aligned.successor["213"] == "213"
+    assert aligned.result.method[aligned.new_index["401"]] == "children"
+
+
 def test_8_a_range_that_follows_a_renumbering_is_a_reference(full_store: Database) -> None:
     """2015-07-17: 117.2 "follows the steps in rules 601.2e-g" -> "601.2f-h" (a new 601.2c)."""
     aligned = Aligned(full_store, "2015-03-27", "2015-07-17")
