@@ -42,7 +42,7 @@ def is_term(name: str) -> bool:
 
 def label(text: str) -> str:
     """A clause's first words, for a list that shows no full texts."""
-    words = text.split()
+    words = text.split(None, LABEL_WORDS)  # the first words, and the rest (if any) unsplit
     return " ".join(words[:LABEL_WORDS]) + ("…" if len(words) > LABEL_WORDS else "")
 
 

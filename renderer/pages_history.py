@@ -9,6 +9,7 @@ release and first number, so it stays the same when later releases are added.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -127,7 +128,8 @@ def _history(
     following = {b: a for a, b in previous.items()}
     numbered = is_rule_number(lineage["first_number"] or "")
     stored = site.model.wordings[lineage["id"]]
-    wordings = [_wording(w, rows, newest) for w in stored]
+    releases = [row[0] for row in rows]  # in order: the rows are sorted by release
+    wordings = [_wording(w, rows, releases, newest) for w in stored]
     # Blame, as `rules-history blame` gives it for the clause's newest member.
     since = stored[-1].since
     spans = []
@@ -198,12 +200,13 @@ def _axis_end(current: bool, last_span: dict[str, Any], newest: str) -> int:
     return int(until[:4]) + 1
 
 
-def _wording(w: Wording, rows: list[Member], newest: str) -> dict[str, Any]:
-    """A stored wording as the history page shows it. One still in force names neither its
-    last release nor its count, so that a new release that keeps it leaves the page as is."""
+def _wording(w: Wording, rows: list[Member], releases: list[str], newest: str) -> dict[str, Any]:
+    """A stored wording as the history page shows it (`releases`: each row's, in order). One
+    still in force names neither its last release nor its count, so that a new release that
+    keeps it leaves the page as is."""
     current = w.last == newest
     numbers = list(w.numbers)  # each once, in order of first use: a number may come back
-    printed = [row for row in rows if w.first <= row[0] <= w.last]
+    printed = rows[bisect_left(releases, w.first) : bisect_right(releases, w.last)]
     last_number = printed[-1][1] if printed else numbers[-1]
     cite_release = w.first  # since when it has had that number without a break
     for release, number, *_rest in reversed(printed):
