@@ -20,6 +20,7 @@ from archive.store import open_store
 from lineage.blame import blame
 from lineage.compare import diff_releases
 from lineage.derived import DERIVED_NOTE, derived_releases
+from lineage.store import build_lineage
 from renderer.linkcheck import check_site
 from rules_history.cli import main
 
@@ -42,6 +43,24 @@ def lineage(db: Database, release: str, number: str) -> int:
         [release, number],
     ).fetchone()
     return int(row[0])
+
+
+def test_the_copy_is_stored_alike_whether_a_worker_or_the_writer_aligned_it(scourge, tmp_path):
+    """A store in a file has its derived copy aligned by a worker process beside the chain;
+    one in memory has no file a worker could read, and aligns it in the writer: the same
+    lineages, members and events either way."""
+    memory = open_store(":memory:")
+    assert not ingest_captures(memory, make_captures_dir(tmp_path / "captures", SCOURGE)).failed
+    build_lineage(memory)
+    tables = (
+        "SELECT id, first_release, last_release, first_number, last_number, kind FROM lineages",
+        "SELECT lineage_id, release, number, kind FROM lineage_members",
+        "SELECT lineage_id, release, kind, old_numbers, new_numbers, related_lineages, similarity,"
+        " confirmed FROM derived_events",
+    )
+    for query in tables:
+        assert sorted(memory.execute(query).fetchall()) == sorted(scourge.execute(query).fetchall())
+    memory.close()
 
 
 def test_the_official_releases_are_chained_past_the_copy(scourge):
