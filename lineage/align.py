@@ -903,11 +903,7 @@ def _pair_by_children(
         return  # no heading left to pair
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
     parent_of = {clause.number: clause.parent for clause in new}
-    went: dict[str, Counter[str | None]] = defaultdict(Counter)
-    for n, o in result.matches.items():
-        parent = old[o].parent
-        if parent:
-            went[parent][new[n].parent] += 1
+    went = _children_went(old, new, result)
     for o, clause in enumerate(old):
         children = went.get(clause.number or "")
         if o in taken or not children or not clause.heading:
@@ -932,6 +928,18 @@ def _pair_by_children(
             break
 
 
+def _children_went(
+    old: list[Clause], new: list[Clause], result: Alignment
+) -> dict[str, Counter[str | None]]:
+    """Old parent number -> how many of its paired children sit under each new parent."""
+    went: dict[str, Counter[str | None]] = defaultdict(Counter)
+    for n, o in result.matches.items():
+        parent = old[o].parent
+        if parent:
+            went[parent][new[n].parent] += 1
+    return went
+
+
 def _follow_children(
     old: list[Clause], new: list[Clause], result: Alignment, codes: _WordCodes
 ) -> bool:
@@ -951,13 +959,8 @@ def _follow_children(
     if not doubted:
         return False
     moved = False
-    parent_of_new = {n: clause.parent for n, clause in enumerate(new)}
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
-    went: dict[str, Counter[str | None]] = defaultdict(Counter)
-    for n, o in result.matches.items():
-        parent = old[o].parent
-        if parent:
-            went[parent][parent_of_new[n]] += 1
+    went = _children_went(old, new, result)
     for n, o in doubted:
         heading = old[o]
         children = went.get(heading.number or "")
