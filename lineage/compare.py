@@ -7,17 +7,16 @@ one only in the new release was added (or split off one that was there).
 
 from __future__ import annotations
 
-import gc
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlite_utils import Database
 
+from archive.collector import collector_paused
 from archive.errors import LookupFailed
 from archive.query import canonical_number, release_dates, resolve_release
 from lineage.align import (
@@ -130,7 +129,7 @@ def diff_releases(
     old_release, new_release = resolve_release(db, old), resolve_release(db, new)
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
-    with _collector_paused():
+    with collector_paused():
         before = load_members(db, old_release)
         after = load_members(db, new_release)
         return compare_members(
@@ -141,25 +140,6 @@ def diff_releases(
             words,
             _stored_kinds(db, old_release, new_release),
         )
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a change list is made: it allocates tens of
-    thousands of small dicts and lists, none in a cycle, which the collector would otherwise
-    walk again and again (a quarter of the time of a long diff). Nor once more when it is
-    made: they join the oldest generation unwalked (`gc.freeze` then `gc.unfreeze` move every
-    tracked object there at no cost), where a full collection, much later, sees them; walking
-    them at once, at the first allocation after, cost a tenth of a long diff."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
 
 
 def _stored_kinds(db: Database, old: str, new: str) -> dict[int, str] | None:

@@ -6,9 +6,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sqlite_utils import Database
 
+from archive.collector import collector_paused, heap_frozen
 from archive.query import release_dates
 from lineage.freshness import require_current
 from renderer.assets import asset_sources, write_assets
@@ -94,8 +96,51 @@ def _build(
     compare: PendingCompare,
     start: float,
 ) -> BuildReport:
-    model = load_model(db)
     report = BuildReport(out=str(out))
+    progress = progress or Progress.off()
+    progress.begin(len(STEPS) + len(("histories", "render", "search")))
+    # The model and the queued pages live until the pages are written, and hold no cycle.
+    with collector_paused():
+        site, search_done = _prepare(db, out, base_url, search, progress, state, compare, report)
+    progress.stage("render")
+    began = time.perf_counter()
+    done = progress.pages(len(site.writer.jobs), site.writer.skipped)
+    with heap_frozen():  # the render workers fork from here: none walks the model
+        for new_diffs in site.writer.render_all(
+            workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
+        ):
+            site.diffs.new.update(new_diffs or {})
+    report.timings["render"] = round(time.perf_counter() - began, 2)
+    site.diffs.close()
+    writer = site.writer
+    stale = writer.finish()
+    progress.stage("search")
+    began = time.perf_counter()
+    report.search_indexed = search_done()
+    progress.close()
+    report.timings["search_wait"] = round(time.perf_counter() - began, 2)
+    report.pages_rendered = writer.rendered
+    report.pages_skipped = writer.skipped
+    report.files_changed = len(writer.changed)
+    report.stale_removed = len(stale)
+    report.seconds = round(time.perf_counter() - start, 2)
+    return report
+
+
+def _prepare(
+    db: Database,
+    out: Path,
+    base_url: str,
+    search: bool,
+    progress: Progress,
+    state: Path,
+    compare: PendingCompare,
+    report: BuildReport,
+) -> tuple[Site, Callable[[], bool]]:
+    """Load the model and queue every page (rendered later): the site, and what says whether
+    the search index was made."""
+    start = time.perf_counter()
+    model = load_model(db)
     writer = SiteWriter(out, code_key(), state, release_names(list(model.releases)))
     if writer.interrupted:
         report.notes.append(
@@ -109,47 +154,30 @@ def _build(
     site = Site(db, model, environment, writer, diffs, base_url=base_url)
     install(site)
     report.timings["model"] = round(time.perf_counter() - start, 2)
-    steps: tuple[tuple[str, Callable[[Site], object]], ...] = (
-        ("releases", build_releases),
-        ("rules", build_rules),
-        ("keywords", lambda site: write_names(site, build_keywords(site))),
-        ("home", lambda site: build_home(site, histories)),
-        ("misc", build_misc),
-        ("compare", lambda site: build_compare(site, compare)),
-        ("accuracy", build_accuracy),
-    )
-    progress = progress or Progress.off()
-    progress.begin(len(steps) + len(("histories", "render", "search")))
-    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
     progress.stage("histories")
     began = time.perf_counter()
     histories, records = build_histories(site)
     report.timings["histories"] = round(time.perf_counter() - began, 2)
+    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
     if search:
         search_done = start_index(out, records, state)
-    for name, step in steps:
+    for name, step in STEPS:
         progress.stage(name)
         began = time.perf_counter()
-        step(site)
+        step(site, histories, compare)
         report.timings[name] = round(time.perf_counter() - began, 2)
-    progress.stage("render")
-    began = time.perf_counter()
-    done = progress.pages(len(writer.jobs), writer.skipped)
-    for new_diffs in writer.render_all(
-        workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
-    ):
-        diffs.new.update(new_diffs or {})
-    report.timings["render"] = round(time.perf_counter() - began, 2)
-    diffs.close()
-    stale = writer.finish()
-    progress.stage("search")
-    began = time.perf_counter()
-    report.search_indexed = search_done()
-    progress.close()
-    report.timings["search_wait"] = round(time.perf_counter() - began, 2)
-    report.pages_rendered = writer.rendered
-    report.pages_skipped = writer.skipped
-    report.files_changed = len(writer.changed)
-    report.stale_removed = len(stale)
-    report.seconds = round(time.perf_counter() - start, 2)
-    return report
+    return site, search_done
+
+
+Histories = dict[int, dict[str, Any]]
+# The page families after the histories, in order: each step reads the model (and the
+# histories, or the compare data made in the background), and queues its pages.
+STEPS: tuple[tuple[str, Callable[[Site, Histories, PendingCompare], object]], ...] = (
+    ("releases", lambda site, _h, _c: build_releases(site)),
+    ("rules", lambda site, _h, _c: build_rules(site)),
+    ("keywords", lambda site, _h, _c: write_names(site, build_keywords(site))),
+    ("home", lambda site, histories, _c: build_home(site, histories)),
+    ("misc", lambda site, _h, _c: build_misc(site)),
+    ("compare", lambda site, _h, compare: build_compare(site, compare)),
+    ("accuracy", lambda site, _h, _c: build_accuracy(site)),
+)
