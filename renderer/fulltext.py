@@ -57,43 +57,70 @@ def fulltext_html(
     anchors = {p["number"] for p in parts if p["kind"] in ANCHORED_KINDS and p["number"]}
     out = []
     for p in parts:
-        kind, number = p["kind"], p["number"]
-        text = link_references(_shown(p["text"] or ""), anchors)
-        if kind == "chapter":
-            out.append(f'<h3 class="chapter" id="{escape(number or "")}">{text}</h3>')
-        elif kind == "section" and number:
-            n = escape(number)
-            title = emphasis_escaped(escape(p["title"])) if p["title"] else text
-            url = escape(history.get(p["id"]) or f"/rule/{number}/")
-            out.append(
-                f'<h4 class="section" id="{n}" data-n="{n}">'
-                f'<a class="n" href="{url}">{n}.</a> {title}</h4>'
+        kind, number, text = p["kind"], p["number"], p["text"] or ""
+        term = p["title"] or ""
+        if kind == "glossary" and term and text.startswith(term):
+            text = text[len(term) :]  # the term is shown apart, in bold
+        mark = marks.get(number) if number and diff_url else None
+        url = None
+        if kind in LINKED_KINDS and number:
+            url = history.get(p["id"]) or f"/rule/{number}/"
+        out.append(
+            _part_html(
+                kind,
+                number,
+                p["title"],
+                p["parent"],
+                link_references(_shown(text), anchors),
+                (diff_url, mark) if mark else None,
+                url,
             )
-        elif kind in ("rule", "subrule") and number:
-            n = escape(number)
-            mark = ""
-            if number in marks and diff_url:
-                mark = f' <a class="mark" href="{diff_url}#c-{n}">{escape(marks[number])}</a>'
-            url = escape(history.get(p["id"]) or f"/rule/{number}/")
-            out.append(
-                f'<p class="{kind}" id="{n}" data-n="{n}">'
-                f'<a class="n" href="{url}">{n}</a> {text}{mark}</p>'
-            )
-        elif kind == "example":
-            out.append(f'<p class="example" data-n="{escape(p["parent"] or "")}:ex">{text}</p>')
-        elif kind == "glossary-heading":
-            out.append(f'<h3 id="glossary">{text or GLOSSARY_TITLE}</h3>')
-        elif kind == "glossary":
-            term = p["title"] or ""
-            body = p["text"] or ""
-            if term and body.startswith(term):
-                body = body[len(term) :]
-            anchor = clause_anchor(term or "x")
-            out.append(
-                f'<p class="glossary" id="{anchor}" data-n="g:{escape(term)}">'
-                f"<b>{emphasis_escaped(escape(term))}</b>"
-                f" {link_references(_shown(body), anchors)}</p>"
-            )
-        else:
-            out.append(f'<p class="{escape(kind)}">{text}</p>')
+        )
     return Markup("\n".join(out))
+
+
+LINKED_KINDS = ("section", "rule", "subrule")  # their numbers link to their history
+PARTS_KEPT = 100_000  # parts' HTML kept: consecutive releases print nearly every part alike
+
+
+@lru_cache(maxsize=PARTS_KEPT)
+def _part_html(
+    kind: str,
+    number: str | None,
+    title: str | None,
+    parent: str | None,
+    linked: str,
+    mark: tuple[str, str] | None,
+    url: str | None,
+) -> str:
+    """One part as HTML (`linked`: its text escaped, references linked; `mark`: the diff
+    page and the kind of its change there; `url`: where its number links)."""
+    if kind == "chapter":
+        return f'<h3 class="chapter" id="{escape(number or "")}">{linked}</h3>'
+    if kind == "section" and number:
+        n = escape(number)
+        shown = emphasis_escaped(escape(title)) if title else linked
+        return (
+            f'<h4 class="section" id="{n}" data-n="{n}">'
+            f'<a class="n" href="{escape(url or "")}">{n}.</a> {shown}</h4>'
+        )
+    if kind in ("rule", "subrule") and number:
+        n = escape(number)
+        shown_mark = ""
+        if mark:
+            shown_mark = f' <a class="mark" href="{mark[0]}#c-{n}">{escape(mark[1])}</a>'
+        return (
+            f'<p class="{kind}" id="{n}" data-n="{n}">'
+            f'<a class="n" href="{escape(url or "")}">{n}</a> {linked}{shown_mark}</p>'
+        )
+    if kind == "example":
+        return f'<p class="example" data-n="{escape(parent or "")}:ex">{linked}</p>'
+    if kind == "glossary-heading":
+        return f'<h3 id="glossary">{linked or GLOSSARY_TITLE}</h3>'
+    if kind == "glossary":
+        term = title or ""
+        return (
+            f'<p class="glossary" id="{clause_anchor(term or "x")}" data-n="g:{escape(term)}">'
+            f"<b>{emphasis_escaped(escape(term))}</b> {linked}</p>"
+        )
+    return f'<p class="{escape(kind)}">{linked}</p>'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from archive.capture_diffs import release_captures
@@ -14,7 +15,7 @@ from renderer.fulltext import fulltext_html, release_history_urls
 from renderer.pictures.legend import legend
 from renderer.pictures.slopes import section_moves, slopes_svg
 from renderer.pictures.timeline import ReleaseBar, timeline_svg
-from renderer.queries import part_texts, release_parts
+from renderer.queries import all_texts, part_texts, release_parts
 from renderer.toc import contents
 from renderer.writer import context_key
 
@@ -47,6 +48,7 @@ def build_releases(site: Site) -> None:
         legend=legend([kind for row in listing for kind in row["counts"]]),
     )
     by_date = {row["date"]: row for row in rows}
+    wording = all_texts(site.db)
     for i, row in enumerate(rows):
         previous = by_date.get(base[row["date"]] or "")
         following = rows[i + 1] if i + 1 < len(rows) else None
@@ -57,7 +59,9 @@ def build_releases(site: Site) -> None:
             "captures": release_captures(site.db, row["date"]),
             "before": rows[i - 1]["date"] if i else None,  # the pager: the release before
         }
-        _release_page(site, page_row, previous, following, by_release[row["date"]], spanned)
+        _release_page(
+            site, page_row, previous, following, by_release[row["date"]], spanned, wording
+        )
         if previous:
             _diff_page(site, previous, page_row, by_release[row["date"]], spanned)
     _renumbering_pages(site, by_release)
@@ -84,6 +88,7 @@ def _release_page(
     following: Any,
     found: list[Change],
     gaps: list[dict[str, Any]],
+    wording: Mapping[str, str],
 ) -> None:
     marks = {c.new_numbers[0]: c.kind for c in found if c.new_numbers}
     history = release_history_urls(
@@ -100,7 +105,7 @@ def _release_page(
     }
 
     def context() -> dict[str, Any]:
-        parts = release_parts(site.db, row["date"])
+        parts = release_parts(site.db, row["date"], wording)
         return {
             "title": f"Comprehensive Rules, {row['date']}",
             "release": row,
