@@ -44,11 +44,14 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
+        keys = []
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
-            _run_page(site, number, item, site.model.part_lineage.get(found[i].part_id), names)
-        _number_page(site, number, items, number_segments(site.model, found, items))
+            keys.append(_run_key(item, found[i].version))
+            lineage = site.model.part_lineage.get(found[i].part_id)
+            _run_page(site, number, item, keys[-1], lineage, names)
+        _number_page(site, number, items, keys, number_segments(site.model, found, items))
         result[number] = items
     numbers = sorted(result, key=sort_key)
     write_rule_index(site, result)
@@ -95,10 +98,17 @@ def _run_dict(
     }
 
 
+def _run_key(item: dict[str, Any], version: str) -> dict[str, Any]:
+    """What a run's pages show of it, for their keys: its text stands there as its version
+    hash (the hash of the text), which is far cheaper to hash than the text itself."""
+    return {**{k: v for k, v in item.items() if k != "text"}, "text": version}
+
+
 def _run_page(
     site: Site,
     number: str,
     item: dict[str, Any],
+    shown: dict[str, Any],
     lineage: int | None,
     names: dict[str, str | None],
 ) -> None:
@@ -113,13 +123,17 @@ def _run_page(
         }
 
     # The run page does not show the history's title: leave it out of the key.
-    key = context_key([{k: v for k, v in item.items() if k != "history_title"}, site.base_url])
+    key = context_key([{k: v for k, v in shown.items() if k != "history_title"}, site.base_url])
     path = f"rule/{number}/{item['first']}/index.html"
     site.clause_page(path, "rule_run.html", context, key, lineage)
 
 
 def _number_page(
-    site: Site, number: str, items: list[dict[str, Any]], segments: list[Segment]
+    site: Site,
+    number: str,
+    items: list[dict[str, Any]],
+    keys: list[dict[str, Any]],
+    segments: list[Segment],
 ) -> None:
     groups: list[dict[str, Any]] = []
     for item in items:
@@ -137,13 +151,31 @@ def _number_page(
         }
         for i in items
     ]
-    site.page(
-        f"rule/{number}/index.html",
-        "rule.html",
-        title=f"Rule {number}",
-        number=number,
-        runs=items,
-        groups=groups,
-        runs_json=json.dumps(resolver).replace("</", "<\\/"),
-        segments=segments,
+    context = {
+        "title": f"Rule {number}",
+        "number": number,
+        "runs": items,
+        "groups": groups,
+        "runs_json": json.dumps(resolver).replace("</", "<\\/"),
+        "segments": segments,
+    }
+    # Everything the page shows comes from its runs (`keys`: each as its pages show it) and
+    # its segments, which name their runs by URL.
+    key = context_key([number, keys, [_segment_key(segment) for segment in segments]])
+    site.lazy_page(f"rule/{number}/index.html", "rule.html", lambda: context, key)
+
+
+def _segment_key(segment: Segment) -> tuple[Any, ...]:
+    def url(run: dict[str, Any] | None) -> str | None:
+        return run["url"] if run else None
+
+    return (
+        segment.start,
+        segment.until,
+        segment.kind,
+        url(segment.run),
+        segment.numbers,
+        url(segment.previous),
+        url(segment.following),
+        segment.history,
     )
