@@ -11,7 +11,7 @@ from lineage.compare import compared_with
 from renderer.changes import UNCONFIRMED, Change, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
-from renderer.fulltext import fulltext_html, release_history_urls
+from renderer.fulltext import fulltext_html, history_urls_by_release
 from renderer.pictures.legend import legend
 from renderer.pictures.slopes import section_moves, slopes_svg
 from renderer.pictures.timeline import ReleaseBar, timeline_svg
@@ -49,6 +49,7 @@ def build_releases(site: Site) -> None:
     )
     by_date = {row["date"]: row for row in rows}
     wording = all_texts(site.db)
+    history = history_urls_by_release(site.model.members, site.model.history_url)
     for i, row in enumerate(rows):
         previous = by_date.get(base[row["date"]] or "")
         following = rows[i + 1] if i + 1 < len(rows) else None
@@ -60,7 +61,14 @@ def build_releases(site: Site) -> None:
             "before": rows[i - 1]["date"] if i else None,  # the pager: the release before
         }
         _release_page(
-            site, page_row, previous, following, by_release[row["date"]], spanned, wording
+            site,
+            page_row,
+            previous,
+            following,
+            by_release[row["date"]],
+            spanned,
+            wording,
+            history.get(row["date"], {}),
         )
         if previous:
             _diff_page(site, previous, page_row, by_release[row["date"]], spanned)
@@ -89,11 +97,9 @@ def _release_page(
     found: list[Change],
     gaps: list[dict[str, Any]],
     wording: Mapping[str, str],
+    history: Mapping[int, str],
 ) -> None:
     marks = {c.new_numbers[0]: c.kind for c in found if c.new_numbers}
-    history = release_history_urls(
-        site.db, row["date"], site.model.part_lineage, site.model.history_url
-    )
     key_data = {
         "release": row,
         "previous": previous and previous["date"],
