@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.collector import collector_paused
 from archive.normalise import fold_markup
 from lineage.align import GROUP, Clause, joined_examples, reference_end_pairs
 from lineage.derived import unconfirmed_lineages
@@ -211,7 +212,11 @@ def compare_data(
     `memo` (memo key of a lineage -> the kinds of its pairs, as an earlier call left them in
     `CompareData.kinds`) saves naming the kinds again for lineages met before: naming them is
     most of the work, and a new release adds states to a few hundred lineages only."""
-    memo = memo or {}
+    with collector_paused():  # tens of thousands of states, all kept to the end
+        return _compare_data(db, dates, memo or {})
+
+
+def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> CompareData:
     data = CompareData()
     texts: dict[str, int] = {}
     lineages: dict[int, _Lineage] = {}
