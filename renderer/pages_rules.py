@@ -25,7 +25,7 @@ from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.explained import explained, release_names
 from renderer.names import write_numbers
-from renderer.queries import Run, examples, texts
+from renderer.queries import Run, examples
 from renderer.rule_index import write_rule_index
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key
@@ -35,7 +35,7 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     """Write every number page and wording page; return number -> its runs as dicts."""
     dates = site.dates
     runs = site.model.runs
-    wording = texts(site.db, {run.version for found in runs.values() for run in found})
+    wording = site.model.texts
     example_texts = examples(site.db)
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
     newest = dates[-1]
@@ -135,34 +135,36 @@ def _number_page(
     keys: list[dict[str, Any]],
     segments: list[Segment],
 ) -> None:
-    groups: list[dict[str, Any]] = []
-    for item in items:
-        if groups and groups[-1]["history"] == item["history"]:
-            groups[-1]["runs"].append(item)
-        else:
-            title = item["history_title"] or f"Rule {number} from {item['first']}"
-            groups.append({"history": item["history"], "title": title, "runs": [item]})
-    resolver = [
-        {
-            "first": i["first"],
-            "replaced_by": i["replaced_by"],
-            "current": i["current"],
-            "url": i["url"],
+    def context() -> dict[str, Any]:
+        groups: list[dict[str, Any]] = []
+        for item in items:
+            if groups and groups[-1]["history"] == item["history"]:
+                groups[-1]["runs"].append(item)
+            else:
+                title = item["history_title"] or f"Rule {number} from {item['first']}"
+                groups.append({"history": item["history"], "title": title, "runs": [item]})
+        resolver = [
+            {
+                "first": i["first"],
+                "replaced_by": i["replaced_by"],
+                "current": i["current"],
+                "url": i["url"],
+            }
+            for i in items
+        ]
+        return {
+            "title": f"Rule {number}",
+            "number": number,
+            "runs": items,
+            "groups": groups,
+            "runs_json": json.dumps(resolver).replace("</", "<\\/"),
+            "segments": segments,
         }
-        for i in items
-    ]
-    context = {
-        "title": f"Rule {number}",
-        "number": number,
-        "runs": items,
-        "groups": groups,
-        "runs_json": json.dumps(resolver).replace("</", "<\\/"),
-        "segments": segments,
-    }
+
     # Everything the page shows comes from its runs (`keys`: each as its pages show it) and
-    # its segments, which name their runs by URL.
+    # its segments, which name their runs by URL: the context is made only when the page is.
     key = context_key([number, keys, [_segment_key(segment) for segment in segments]])
-    site.lazy_page(f"rule/{number}/index.html", "rule.html", lambda: context, key)
+    site.lazy_page(f"rule/{number}/index.html", "rule.html", context, key)
 
 
 def _segment_key(segment: Segment) -> tuple[Any, ...]:
