@@ -22,7 +22,7 @@ from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
 from renderer.headings import HeadingMember, load_headings
-from renderer.queries import Run, number_runs, releases
+from renderer.queries import Run, all_texts, number_runs, releases
 
 # What a page shows of an official explanation (and what its key covers).
 SHOWN = ("article", "set_name", "url", "heading", "explanation", "matched_by", "release")
@@ -66,6 +66,7 @@ class SiteModel:
     derived: frozenset[str]  # releases read from a derived copy (lineage.derived)
     explained: dict[tuple[int, str], list[dict[str, Any]]]
     headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (renderer.headings)
+    texts: dict[str, str]  # version hash -> text, of every clause version (read once)
 
     @cached_property
     def dates(self) -> list[str]:
@@ -219,6 +220,7 @@ def load_model(db: Database) -> SiteModel:
         lineage_examples=lineage_examples(db, list(examples), dates, anchors),
         explained=_explained(db),
         headings=load_headings(db),
+        texts=all_texts(db),
         derived=frozenset(derived_releases(db)),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
     )

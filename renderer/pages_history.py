@@ -25,7 +25,6 @@ from renderer.explained import explained_lineage, release_names
 from renderer.model import Member, Wording
 from renderer.names import is_term, label
 from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
-from renderer.queries import texts
 from renderer.writer import context_key
 
 
@@ -34,7 +33,7 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
     and the search records."""
     model = site.model
     members = model.members
-    wording = texts(site.db, {row[2] for rows in members.values() for row in rows if row[2]})
+    wording = model.texts
     base = compared_with(site.dates, set(site.derived))  # events are of the official chain
     previous = {day: old for day, old in base.items() if old and day not in site.derived}
     histories: dict[int, dict[str, Any]] = {}

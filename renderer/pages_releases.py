@@ -15,7 +15,7 @@ from renderer.fulltext import fulltext_html, history_urls_by_release
 from renderer.pictures.legend import legend
 from renderer.pictures.slopes import section_moves, slopes_svg
 from renderer.pictures.timeline import ReleaseBar, timeline_svg
-from renderer.queries import all_texts, part_texts, release_parts
+from renderer.queries import part_texts, release_parts
 from renderer.toc import contents
 from renderer.writer import context_key
 
@@ -48,7 +48,7 @@ def build_releases(site: Site) -> None:
         legend=legend([kind for row in listing for kind in row["counts"]]),
     )
     by_date = {row["date"]: row for row in rows}
-    wording = all_texts(site.db)
+    wording = site.model.texts
     history = history_urls_by_release(site.model.members, site.model.history_url)
     for i, row in enumerate(rows):
         previous = by_date.get(base[row["date"]] or "")

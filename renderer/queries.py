@@ -38,8 +38,8 @@ def releases(db: Database) -> list[dict[str, Any]]:
 
 def release_parts(db: Database, release: str, wording: Mapping[str, str]) -> list[dict[str, Any]]:
     """The parts of a release's preferred capture, in order (the table of contents left out),
-    each with its text from `wording` (`all_texts`): a join with the texts, per release, took
-    twice as long as reading the parts alone."""
+    each with its text from `wording` (the model's `texts`): a join with the texts, per
+    release, took twice as long as reading the parts alone."""
     rows = db.execute(
         """SELECT parts.id, parts.kind, parts.number, parts.parent, parts.title,
                   parts.version_hash
@@ -63,8 +63,9 @@ def release_parts(db: Database, release: str, wording: Mapping[str, str]) -> lis
 
 
 def all_texts(db: Database) -> dict[str, str]:
-    """Version hash -> text, of every clause version in the store (some 20,000 texts, read
-    in a few hundredths of a second; consecutive releases share nearly all of them)."""
+    """Version hash -> text, of every clause version in the store: some 20,000 texts, read
+    in a few hundredths of a second, which the histories, the rule pages and the release
+    pages all show (consecutive releases share nearly all of them)."""
     return dict(db.execute("SELECT hash, text FROM clause_versions").fetchall())
 
 
