@@ -42,6 +42,7 @@ from vocabulary.kinds import (
     SPLIT,
     UNCHANGED,
 )
+from vocabulary.numbers import is_under
 
 ALIGNED_KINDS = ("chapter", "section", "rule", "subrule", "glossary")
 GROUP = {"chapter": "chapter", "section": "section", "rule": "rule", "subrule": "rule"}
@@ -1287,12 +1288,15 @@ def _attach_unpaired(
     words (`MOVED_ANYWHERE`), or most of them as a passage in order (`PASSAGE`), unless a
     rule already held them; failing that, to the clause it lost its best match to, when
     that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`); an
-    old clause said again by a clause near it is merged there (`_restated_near`). Glossary
+    old clause said again by a clause near it is merged there (`_restated_near`); a new
+    rule that holds, in order, a passage an entry lost is a piece of that entry when the
+    entry was rewritten to cite the rule (`_CitingEntries`), however few words it lost. Glossary
     entries attach only as absorbed ones, to a neighbouring entry: a new entry beside one
     that lost words is too often a new term for part of an old one.
     """
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
     entries: _MovedWordIndex | None = None
+    citing: _CitingEntries | None = None
     repeated: _Rules | None = None
     reached = dict(these.partner)  # and each clause attached -> where it attached
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
@@ -1348,6 +1352,13 @@ def _attach_unpaired(
         folded = _folded_into_sibling(these, those, changed, i)
         if folded is None and these.role == ABSORBED_ROLE:
             folded = _restated_near(these, those, i, rules)
+        if folded is None and these.from_glossary:
+            citing = citing or _CitingEntries(those, these.clauses)
+            folded = _passage_home(these, those, changed, i, citing.of(clause))
+            if folded is not None:
+                repeated = repeated or _Rules(those.clauses)
+                if repeated.hold(clause.normalised):
+                    folded = None  # an old rule said it: the entry only repeated that rule
         if folded is not None:
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
@@ -1448,6 +1459,27 @@ class _MovedWordIndex:
             if 0 < len(posting) <= COMMON_WORD:
                 tally.update(posting)
         return [j for j, _count in tally.most_common(ANYWHERE_CANDIDATES)]
+
+
+class _CitingEntries:
+    """The glossary entries of one release that were rewritten to cite rules, by the rules
+    their new text cites: a definition moved into the rules leaves its entry pointing there
+    (2009: "Unblockable" now reads "An attribute of a creature that precludes it from being
+    blocked. See rule 700.5.", and 700.5 holds its old text). The citation stands in for the
+    length a passage found far away must have (`ANYWHERE_WORDS`)."""
+
+    def __init__(self, side: _Side, other: list[Clause]) -> None:
+        self.by_rule: dict[str, list[int]] = defaultdict(list)
+        for j, partner in side.partner.items():
+            clause = side.clauses[j]
+            if clause.kind == "glossary" and other[partner].version_hash != clause.version_hash:
+                for number in _cited(other[partner]):
+                    self.by_rule[number].append(j)
+
+    def of(self, clause: Clause) -> list[int]:
+        """The entries that now cite `clause`, or a rule it is under."""
+        number = clause.number or ""
+        return [j for cited, at in self.by_rule.items() if is_under(number, cited) for j in at]
 
 
 def _around(

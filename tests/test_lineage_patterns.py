@@ -184,6 +184,21 @@ def test_5_a_passage_kept_in_order_is_a_piece_of_its_entry(rewrite_2009: Aligned
     assert "602.2a" not in pieces("X")
 
 
+def test_5_a_rule_an_entry_now_cites_holds_the_passage_it_lost(full_store: Database) -> None:
+    """2009: the entry "Unblockable" became "An attribute of a creature that precludes it from
+    being blocked. See rule 700.5."; its old text is 700.5, in order. The entry lost only ten
+    words, too few for a passage found far away, but it now cites the rule that holds them.
+    2003: the rules 104.1-104.4 say what the entry "Number" still says: a copy, not a move
+    (the entry lost nothing), so they are new."""
+    rewrite = Aligned(full_store, "2009-05-01", "2009-07-08")
+    pieces = rewrite.result.splits.get(rewrite.old_index["Unblockable"], [])
+    assert [rewrite.new[n].label for n in pieces] == ["700.5"]
+    assert rewrite.successor["Unblockable"] == "Unblockable"
+    copied = Aligned(full_store, "2003-03-15", "2003-07-01")
+    for label in ("104.1", "104.2", "104.3a", "104.4"):
+        assert copied.kind(label) == "added"
+
+
 def test_5_a_piece_among_its_sources_family_is_found(rewrite_2009: Aligned) -> None:
     """2009: 309.1 (blockers declared: triggers, then priority) became 509.4 and 509.5; the
     subrules 509.4a-f stand between the two, too far for the neighbourhood, but 509.5 is a
