@@ -137,6 +137,23 @@ def test_5_a_split_keeps_its_identity_on_the_first_sentence(full_store: Database
     assert [aligned.new[n].label for n in pieces] == ["104.1a"]
 
 
+def test_5_a_split_keeps_its_identity_on_the_piece_that_reads_like_its_opening(
+    full_store: Database,
+) -> None:
+    """2009-10-05: 117.1 "Each player begins the game with a life total of 20. In a
+    Two-Headed Giant game, each team begins the game with a shared life total of 30 ..."
+    became 117.1 (the first sentence, word for word) and 117.1a (the second, which shares
+    most of the first's words and is longer). 306.7, a planeswalker's abilities once a turn,
+    continues as 606.3, which says it again of loyalty abilities; 306.5d only quotes it
+    after a sentence of its own."""
+    aligned = Aligned(full_store, "2009-09-04", "2009-10-05")
+    assert aligned.successor["117.1"] == "117.1"
+    assert [aligned.new[n].label for n in aligned.result.splits[aligned.old_index["117.1"]]] == [
+        "117.1a"
+    ]
+    assert aligned.successor["306.7"] == "606.3"
+
+
 def test_5_template_clauses_are_no_split_pieces(rewrite_2009: Aligned) -> None:
     """A new keyword's "multiple instances ... each triggers separately" looks like every
     other one; it is not a piece of the neighbour, which kept all its words."""
