@@ -1209,7 +1209,7 @@ def _find_splits_and_merges(
     for o, found in result.splits.items():
         _keep_identity_on_first_sentence(old, new, result, o, found, words_new, codes)
     for n, olds in result.merges.items():
-        _keep_merge_identity_on_first_sentence(old, new, result, n, olds, words_old)
+        _keep_merge_identity_on_first_sentence(old, new, result, n, olds, words_old, codes)
 
 
 @dataclass
@@ -1536,17 +1536,24 @@ def _keep_merge_identity_on_first_sentence(
     n: int,
     olds: list[int],
     words_old: _LazyWords,
+    codes: _WordCodes,
 ) -> None:
     """Move a merge's identity to the absorbed clause whose words open the new clause, if
-    one does better than the clause paired so far."""
+    one does better than the clause paired so far (as `_keep_identity_on_first_sentence`:
+    2009: 203.1c "Lands normally have no mana cost." opens 202.1b "Some objects have no
+    mana cost. ...", and 203.1d on tokens is its second case)."""
     kept = result.matches[n]
     first = _first_sentence(new[n].normalised)
     best = max(olds, key=lambda o: _contained(first, words_old[o]))
-    if _contained(first, words_old[best]) > _contained(first, words_old[kept]) + 0.2:
-        result.matches[n] = best
-        olds[olds.index(best)] = kept
-        olds.sort()
-        result.moved_words[("absorbed", kept)] = result.moved_words.pop(("absorbed", best))
+    if _contained(first, words_old[best]) <= _contained(first, words_old[kept]) + 0.2:
+        found = _reads_much_more_like(new[n], kept, olds, old, codes)
+        if found is None:
+            return
+        best = found
+    result.matches[n] = best
+    olds[olds.index(best)] = kept
+    olds.sort()
+    result.moved_words[("absorbed", kept)] = result.moved_words.pop(("absorbed", best))
 
 
 def _keep_identity_on_first_sentence(
@@ -1560,10 +1567,10 @@ def _keep_identity_on_first_sentence(
 ) -> None:
     """Move a split's identity to the piece that carries the old statement, if another does
     better than the clause paired so far: it holds more of the old first sentence's words,
-    or its own first sentence reads like it (`LOOSE`), word for word, and much more than the
-    kept one's (`READS_BETTER`) (2009-10-05: 117.1's
-    "Each player begins the game with a life total of 20." stayed 117.1, and the sentence
-    on Two-Headed Giant, which shares most of its words, went to 117.1a)."""
+    or its own first sentence reads like it, word for word (`_reads_much_more_like`)
+    (2009-10-05: 117.1's "Each player begins the game with a life total of 20." stayed
+    117.1, and the sentence on Two-Headed Giant, which shares most of its words, went to
+    117.1a)."""
     kept = next(n for n, source in result.matches.items() if source == o)
     first = _first_sentence(old[o].normalised)
     # a glossary entry continues in the entry with its term, not in a rule it gave text to
@@ -1572,20 +1579,32 @@ def _keep_identity_on_first_sentence(
         return
     best = max(alike, key=lambda p: _contained(first, words_new[p]))
     if _contained(first, words_new[best]) <= _contained(first, words_new[kept]) + 0.2:
-        opening = codes.encode(_first_sentence_text(old[o].normalised))
-
-        def reads_like(piece: int) -> float:
-            return fuzz.ratio(opening, codes.encode(_first_sentence_text(new[piece].normalised)))
-
-        best = max(alike, key=reads_like)
-        if reads_like(best) < LOOSE or reads_like(best) <= reads_like(kept) + READS_BETTER:
+        found = _reads_much_more_like(old[o], kept, alike, new, codes)
+        if found is None:
             return
+        best = found
     del result.matches[kept]
     similarity, method = result.similarity.pop(kept), result.method.pop(kept)
     result.pair(best, o, similarity, method, result.score.pop(kept))
     pieces[pieces.index(best)] = kept
     pieces.sort()
     result.moved_words[("piece", kept)] = result.moved_words.pop(("piece", best))
+
+
+def _reads_much_more_like(
+    clause: Clause, kept: int, others: list[int], side: list[Clause], codes: _WordCodes
+) -> int | None:
+    """The one of `others` (indices into `side`) whose first sentence reads like `clause`'s,
+    word for word (`LOOSE`), and much more than `kept`'s does (`READS_BETTER`); or None."""
+    opening = codes.encode(_first_sentence_text(clause.normalised))
+
+    def reads_like(i: int) -> float:
+        return fuzz.ratio(opening, codes.encode(_first_sentence_text(side[i].normalised)))
+
+    best = max(others, key=reads_like)
+    if reads_like(best) < LOOSE or reads_like(best) <= reads_like(kept) + READS_BETTER:
+        return None
+    return best
 
 
 def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:

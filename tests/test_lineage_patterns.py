@@ -154,6 +154,18 @@ def test_5_a_split_keeps_its_identity_on_the_piece_that_reads_like_its_opening(
     assert aligned.successor["306.7"] == "606.3"
 
 
+def test_5_a_merge_keeps_its_identity_on_the_clause_that_reads_like_its_opening(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: 202.1b "Some objects have no mana cost. This normally includes all land cards,
+    ... and tokens (unless the effect that creates them specifies otherwise)." took in
+    203.1c "Lands normally have no mana cost." and 203.1d on tokens. The tokens sentence is
+    quoted nearly whole, but the opening is the lands rule's."""
+    assert rewrite_2009.successor["203.1c"] == "202.1b"
+    absorbed = rewrite_2009.result.merges[rewrite_2009.new_index["202.1b"]]
+    assert [rewrite_2009.old[o].label for o in absorbed] == ["203.1d"]
+
+
 def test_5_template_clauses_are_no_split_pieces(rewrite_2009: Aligned) -> None:
     """A new keyword's "multiple instances ... each triggers separately" looks like every
     other one; it is not a piece of the neighbour, which kept all its words."""
