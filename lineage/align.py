@@ -68,7 +68,7 @@ MOVED = 85.0  # token-set similarity for a clause found far from where it was, m
 MOVED_LEFT = 70.0  # the same for clauses nothing else claims, its place no evidence against it
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
 CONTAINED = 0.7  # share of a clause's words found in another, for splits and merges
-READS_BETTER = 20.0  # how much more like the old first sentence a split's new identity reads
+READS_BETTER = 20.0  # how much more like the opening a split's or merge's new identity reads
 # Share of a split piece's words found among the words its source lost (or of an absorbed
 # clause's words among those its new home gained): the words moved, not just look alike.
 MOVED_WORDS = 0.5
@@ -1295,9 +1295,9 @@ def _attach_unpaired(
     that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`); an
     old clause said again by a clause near it is merged there (`_restated_near`); a new
     rule that holds, in order, a passage an entry lost is a piece of that entry when the
-    entry was rewritten to cite the rule (`_CitingEntries`), however few words it lost. Glossary
-    entries attach only as absorbed ones, to a neighbouring entry: a new entry beside one
-    that lost words is too often a new term for part of an old one.
+    entry was rewritten to cite the rule (`_CitingEntries`), however few words it lost.
+    Glossary entries attach only as absorbed ones, to a neighbouring entry: a new entry
+    beside one that lost words is too often a new term for part of an old one.
     """
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
     entries: _MovedWordIndex | None = None
