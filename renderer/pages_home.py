@@ -146,12 +146,6 @@ def _timeline(
     return timeline
 
 
-def _texts(site: Site, versions: list[str]) -> dict[str, str]:
-    from renderer.queries import texts
-
-    return texts(site.db, set(versions))
-
-
 def _event_diff(site: Site, h: dict[str, Any], event: dict[str, Any]) -> Any:
     """Word diff of a key clause's rewording at this event (None if its words stayed)."""
     if event["kind"] not in {REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED}:
@@ -159,8 +153,8 @@ def _event_diff(site: Site, h: dict[str, Any], event: dict[str, Any]) -> Any:
     words = h["wordings"]
     for i, w in enumerate(words):
         if i and w["first"] == event["release"]:
-            found = _texts(site, [words[i - 1]["version"], w["version"]])
-            return site.diffs.diff(found[words[i - 1]["version"]], found[w["version"]])
+            texts = site.model.texts
+            return site.diffs.diff(texts[words[i - 1]["version"]], texts[w["version"]])
     return None
 
 
@@ -169,11 +163,11 @@ def _first_last(site: Site, h: dict[str, Any] | None) -> dict[str, Any] | None:
     if not h or len(h["wordings"]) < 2:
         return None
     first, last = h["wordings"][0], h["wordings"][-1]
-    found = _texts(site, [first["version"], last["version"]])
+    texts = site.model.texts
     return {
         "first": first,
         "last": last,
-        "first_text": found[first["version"]],
-        "last_text": found[last["version"]],
-        "ops": site.diffs.diff(found[first["version"]], found[last["version"]]),
+        "first_text": texts[first["version"]],
+        "last_text": texts[last["version"]],
+        "ops": site.diffs.diff(texts[first["version"]], texts[last["version"]]),
     }

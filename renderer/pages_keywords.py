@@ -18,7 +18,6 @@ from archive.lookup import fold
 from renderer.context import Site
 from renderer.environment import clause_anchor
 from renderer.headings import HeadingMember
-from renderer.queries import texts
 from renderer.writer import context_key
 
 SHOWN_TEXTS = 400  # clause texts a page prints in full; past it, earlier wordings are links
@@ -171,8 +170,7 @@ def _context(
     """Texts and links for a keyword page (only when its key changed)."""
     newest = site.dates[-1]
     total = sum(len(v["children"]) for era in eras for v in era["versions"])
-    hashes = {h for era in eras for v in era["versions"] for _n, h in v["children"]}
-    wording = texts(site.db, hashes)
+    wording = site.model.texts
     shown_eras = []
     for era in eras:
         versions = []

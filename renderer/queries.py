@@ -83,11 +83,6 @@ def release_versions(db: Database, release: str) -> dict[str, tuple[str, str, in
     return result
 
 
-def texts(db: Database, hashes: set[str]) -> dict[str, str]:
-    """Wording of each clause version hash."""
-    return _pairs_where_in(db, "SELECT hash, text FROM clause_versions WHERE hash IN ({})", hashes)
-
-
 @dataclass
 class Run:
     """A stretch of consecutive releases in which a number kept one exact wording."""
