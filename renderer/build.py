@@ -102,17 +102,17 @@ def _build(
     # The model and the queued pages live until the pages are written, and hold no cycle.
     with collector_paused():
         site, search_done = _prepare(db, out, base_url, search, progress, state, compare, report)
+    writer = site.writer
     progress.stage("render")
     began = time.perf_counter()
-    done = progress.pages(len(site.writer.jobs), site.writer.skipped)
+    done = progress.pages(len(writer.jobs), writer.skipped)
     with heap_frozen():  # the render workers fork from here: none walks the model
-        for new_diffs in site.writer.render_all(
+        for new_diffs in writer.render_all(
             workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
         ):
             site.diffs.new.update(new_diffs or {})
     report.timings["render"] = round(time.perf_counter() - began, 2)
     site.diffs.close()
-    writer = site.writer
     stale = writer.finish()
     progress.stage("search")
     began = time.perf_counter()
