@@ -6,30 +6,22 @@ with its own handler class; this module owns only the start, the address and the
 
 from __future__ import annotations
 
-import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Self
+
+from renderer.serve import SiteServer
 
 POLL_SECONDS = 0.05  # how soon `shutdown` is noticed; short so a test's teardown is quick
-
-
-class _QuietServer(ThreadingHTTPServer):
-    """A crawler under test hangs up on purpose (a drip cut at its deadline, a body over its
-    cap): the connection it resets is the test going as planned, not a failure of the
-    stand-in, so it prints no traceback into the test run. Any other error still does."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if isinstance(sys.exc_info()[1], ConnectionError):
-            return
-        super().handle_error(request, client_address)
 
 
 class LoopbackServer:
     """Serves `handler` on a free port of 127.0.0.1 while used as a context manager."""
 
     def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
-        self.server = _QuietServer(("127.0.0.1", 0), handler)
+        # the site's own server: a crawler under test hangs up on purpose (a drip cut at its
+        # deadline, a body over its cap), and a reader that goes away gets no traceback there
+        self.server = SiteServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.thread = threading.Thread(
             target=self.server.serve_forever, kwargs={"poll_interval": POLL_SECONDS}, daemon=True
