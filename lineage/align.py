@@ -22,7 +22,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -88,7 +88,8 @@ MOVED_ANYWHERE = 0.85
 PASSAGE = 70.0
 PASSAGE_WORDS = 0.6
 # A clause restated elsewhere says nothing new: at most one word in twenty is outside the
-# clause it restates and that clause's own successor (or predecessor).
+# clause it restates and that clause's own successor (or predecessor); an old rule said again
+# by a rule far away keeps as many of its words there.
 RESTATED = 0.95
 # Subrules push a piece away from its source's successor (509.5 after 509.4a-f): the rules of
 # the piece's own parent this far away still count as near it.
@@ -1295,14 +1296,17 @@ def _attach_unpaired(
     that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`); an
     old clause said again by a clause near it is merged there (`_restated_near`); a new
     rule that holds, in order, a passage an entry lost is a piece of that entry when the
-    entry was rewritten to cite the rule (`_CitingEntries`), however few words it lost.
+    entry was rewritten to cite the rule (`_CitingEntries`), however few words it lost; an
+    old rule said again, in order, by a rule anywhere (`RESTATED`) is merged there when the
+    rule it was under let it go (`_let_go`).
     Glossary entries attach only as absorbed ones, to a neighbouring entry: a new entry
     beside one that lost words is too often a new term for part of an old one.
     """
     at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
+    at_these = {clause.number: i for i, clause in enumerate(these.clauses) if clause.number}
     entries: _MovedWordIndex | None = None
     citing: _CitingEntries | None = None
-    repeated: _Rules | None = None
+    rules_of_those = _Rules(those.clauses)
     reached = dict(these.partner)  # and each clause attached -> where it attached
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
         clause, words = these.clauses[i], these.words[i]
@@ -1332,10 +1336,7 @@ def _attach_unpaired(
             found = _best_home(these, those, changed, i, candidates, MOVED_ANYWHERE)
             if found is None:
                 found = _passage_home(these, those, changed, i, candidates)
-            if found is not None:
-                repeated = repeated or _Rules(those.clauses)
-                if repeated.hold(clause.normalised):
-                    found = None  # the glossary only repeated a rule: the rule is its source
+            found = _unless_a_rule_said_it(found, rules_of_those, clause)
         if found is not None:
             moved_words[(these.role, i)] = round(100 * found[1], 1)
             reached[i] = found[0]
@@ -1357,13 +1358,17 @@ def _attach_unpaired(
         folded = _folded_into_sibling(these, those, changed, i)
         if folded is None and these.role == ABSORBED_ROLE:
             folded = _restated_near(these, those, i, rules)
+        if folded is None and these.role == ABSORBED_ROLE and words.total() >= ANYWHERE_WORDS:
+            homes = [
+                j
+                for j in rules_of_those.having(words)
+                if j in those.partner and _let_go(these, those, i, j, at_these)
+            ]
+            folded = _best_passage(these, those, i, homes, those.words, RESTATED)
         if folded is None and these.from_glossary:
             citing = citing or _CitingEntries(those, these.clauses)
             folded = _passage_home(these, those, changed, i, citing.of(clause))
-            if folded is not None:
-                repeated = repeated or _Rules(those.clauses)
-                if repeated.hold(clause.normalised):
-                    folded = None  # an old rule said it: the entry only repeated that rule
+            folded = _unless_a_rule_said_it(folded, rules_of_those, clause)
         if folded is not None:
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
@@ -1404,20 +1409,53 @@ def _folded_into_sibling(
 
 
 class _Rules:
-    """The rules of a release, to ask whether a passage was already among them."""
+    """The rules of a release, found by their rarest words (read when first asked for)."""
 
     def __init__(self, clauses: list[Clause]) -> None:
-        self.texts = [c.normalised.lower() for c in clauses if c.group == "rule" and not c.heading]
+        self.clauses = clauses
+
+    @cached_property
+    def texts(self) -> dict[int, str]:
+        return {
+            j: clause.normalised.lower()
+            for j, clause in enumerate(self.clauses)
+            if clause.group == "rule" and not clause.heading
+        }
+
+    def having(self, words: Counter[str]) -> list[int]:
+        """The rules with the longest of `words` (the rarest): the only ones worth reading
+        word for word."""
+        rare = sorted(words, key=len, reverse=True)[:RARE_WORDS]
+        return [j for j, text in self.texts.items() if all(word in text for word in rare)]
 
     def hold(self, passage: str) -> bool:
-        """True when one rule has most of `passage`'s words (`REPEATED`); only the rules with
-        its longest words (the rarest) are read word for word."""
+        """True when one rule has most of `passage`'s words (`REPEATED`)."""
         words = _words(passage)
-        rare = sorted(words, key=len, reverse=True)[:RARE_WORDS]
-        for text in self.texts:
-            if all(word in text for word in rare) and _contained(words, _words(text)) >= REPEATED:
-                return True
+        return any(_contained(words, _words(self.texts[j])) >= REPEATED for j in self.having(words))
+
+
+def _unless_a_rule_said_it(
+    found: tuple[int, float] | None, rules: _Rules, clause: Clause
+) -> tuple[int, float] | None:
+    """`found`, the entry a new rule came from, unless an old rule already said the rule:
+    then the glossary only repeated that rule, which is the new one's source."""
+    return None if found is not None and rules.hold(clause.normalised) else found
+
+
+def _let_go(these: _Side, those: _Side, i: int, j: int, at: dict[str, int]) -> bool:
+    """True when the rule that old clause `i` was under let it go to new clause `j`: that
+    rule is gone (2023: the section on meld cards, whose face-down rule 712.15 now says for
+    every double-faced card), or its new text cites `j` or a rule `j` is under (2018: the
+    Two-Headed Giant's combat rules became "see rule 805.10", which says them word for
+    word). A rule of a section that stayed and said nothing of `j` was only written on the
+    same template (2006: bushido's 502.38b and rampage's 502.12b)."""
+    parent = at.get(these.clauses[i].parent or "")
+    if parent is None:
         return False
+    if parent not in these.partner:
+        return True
+    number = those.clauses[j].number or ""
+    return any(is_under(number, cited) for cited in _cited(those.clauses[these.partner[parent]]))
 
 
 def _best_home(

@@ -166,6 +166,26 @@ def test_5_a_merge_keeps_its_identity_on_the_clause_that_reads_like_its_opening(
     assert [rewrite_2009.old[o].label for o in absorbed] == ["203.1d"]
 
 
+def test_5_an_old_rule_said_again_where_its_rule_let_it_go_is_merged_there(
+    full_store: Database,
+) -> None:
+    """2023-04-14: meld cards became double-faced cards and their section went; its
+    face-down rule 713.10 is said again by 712.15 (which continues 712.11), word for word
+    but "double-faced card". 2018-04-27: the Two-Headed Giant's combat rule 810.7 became
+    "see rule 805.10", and its 810.7a was 805.10a word for word. 2006-10-01: bushido's
+    502.38b was written on rampage's 502.12b, but its own rule stayed and names no rampage
+    rule: it is gone, no part of rampage's."""
+    melded = Aligned(full_store, "2022-11-18", "2023-04-14")
+    absorbed = melded.result.merges.get(melded.new_index["712.15"], [])
+    assert [melded.old[o].label for o in absorbed] == ["713.10"]
+    assert melded.successor["712.11"] == "712.15"
+    shared = Aligned(full_store, "2018-01-19", "2018-04-27")
+    absorbed = shared.result.merges.get(shared.new_index["805.10a"], [])
+    assert [shared.old[o].label for o in absorbed] == ["810.7a"]
+    templated = Aligned(full_store, "2006-07-15", "2006-10-01")
+    assert templated.ending("502.38b") == "removed"
+
+
 def test_5_template_clauses_are_no_split_pieces(rewrite_2009: Aligned) -> None:
     """A new keyword's "multiple instances ... each triggers separately" looks like every
     other one; it is not a piece of the neighbour, which kept all its words."""
