@@ -1230,16 +1230,19 @@ class _Side:
 
 
 def _family(i: int, side: _Side, partner: dict[int, int] | None = None) -> set[int]:
-    """The partners (`side.partner`, or `partner`) of clause `i`'s parent and of its
-    siblings up to `FAMILY` places away."""
+    """The partners (`side.partner`, or `partner`) of clause `i`'s parent, of its siblings
+    and of its own subrules, up to `FAMILY` places away: a rule whose list became subrules
+    is their lead (2009: 217.1c's seven exceptions became 400.7a-f, after its opening
+    sentences, now 400.7)."""
     partner = side.partner if partner is None else partner
     parent = side.clauses[i].parent
     if parent is None:
         return set()
+    kin = {parent, side.clauses[i].number} - {None}
     found = set()
     for j in range(max(0, i - FAMILY), min(len(side.clauses), i + FAMILY + 1)):
         clause = side.clauses[j]
-        if j in partner and (clause.parent == parent or clause.number == parent):
+        if j in partner and (clause.parent in kin or clause.number == parent):
             found.add(partner[j])
     return found
 

@@ -257,6 +257,18 @@ def test_5_a_piece_among_its_sources_family_is_found(rewrite_2009: Aligned) -> N
     assert [rewrite_2009.new[n].label for n in pieces] == ["509.5"]
 
 
+def test_5_a_lead_rule_is_a_piece_of_the_source_of_its_subrules(rewrite_2009: Aligned) -> None:
+    """2009: 217.1c (an object that changes zones is a new object; "There are seven
+    exceptions ...") became the lead 400.7 and its exceptions 400.7a-f. The lead stands
+    more than a neighbourhood away from the last exception, which was paired first; as the
+    parent of the exceptions, it is found among their family, and it keeps the identity
+    (the old first sentence is its own)."""
+    assert rewrite_2009.successor["217.1c"] == "400.7"
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["217.1c"]]
+    labels = [rewrite_2009.new[n].label for n in pieces]
+    assert labels == ["400.7a", "400.7b", "400.7c", "400.7d", "400.7e", "400.7f"]
+
+
 def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
     """2009: the Two-Headed Giant life payment rule 215.4a went to 117.4a and was restated
     word for word as 806.9d. Its context was against 806.9d in the first round and 215.4a
