@@ -1289,8 +1289,9 @@ def _attach_unpaired(
     For a split, `these` are the new clauses and `changed` holds the words each old clause
     lost; for a merge, `these` are the old clauses and `changed` the words each new clause
     gained. A clause attaches near it (its neighbours' partners, and those of its parent's
-    rules a little further: `_family`), where most of its words are among those words
-    (`MOVED_WORDS`) and nearly all are in the whole clause (`CONTAINED`); a clause attached
+    rules a little further: `_family`; and the clause it lost its best match to), where
+    most of its words are among those words (`MOVED_WORDS`) and nearly all are in the whole
+    clause (`CONTAINED`); a clause attached
     stands for its source as a neighbour of the ones after it, when the clauses paired near
     them hold no home (a run of pieces: 2009's layers 7a-7d, under 612.3, itself a piece of
     418.5a); a new rule far from any source may come from a glossary entry that lost its
@@ -1328,6 +1329,9 @@ def _attach_unpaired(
         if clause.group != "rule":
             continue
         rules = [j for j in near if those.clauses[j].group == "rule"]
+        other = these.passed_over.get(i)  # its best match, lost to another: near it too
+        if other is not None and other in changed and those.clauses[other].group == "rule":
+            rules.append(other)
         found = _best_home(these, those, changed, i, rules, MOVED_WORDS)
         if found is None and len(reached) > len(these.partner):
             through = _around(i, reached, those.clauses, at) | _family(i, these, reached)

@@ -269,6 +269,17 @@ def test_5_a_lead_rule_is_a_piece_of_the_source_of_its_subrules(rewrite_2009: Al
     assert labels == ["400.7a", "400.7b", "400.7c", "400.7d", "400.7e", "400.7f"]
 
 
+def test_5_a_piece_is_looked_for_in_the_clause_it_lost_its_best_match_to(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: 308.1 (declaring attackers) became 508.1b, 508.4, 508.2 and 508.3. 508.1b,
+    on attacking planeswalkers, matched 308.1 best, but 308.1 went on as 508.4; the two
+    stand far apart, and the similarity was short of a restatement. Nine words in ten of
+    508.1b are words 308.1 lost, which makes it a piece."""
+    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["308.1"]]
+    assert "508.1b" in [rewrite_2009.new[n].label for n in pieces]
+
+
 def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
     """2009: the Two-Headed Giant life payment rule 215.4a went to 117.4a and was restated
     word for word as 806.9d. Its context was against 806.9d in the first round and 215.4a
