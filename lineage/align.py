@@ -1232,8 +1232,8 @@ class _Side:
 def _family(i: int, side: _Side, partner: dict[int, int] | None = None) -> set[int]:
     """The partners (`side.partner`, or `partner`) of clause `i`'s parent, of its siblings
     and of its own subrules, up to `FAMILY` places away: a rule whose list became subrules
-    is their lead (2009: 217.1c's seven exceptions became 400.7a-f, after its opening
-    sentences, now 400.7)."""
+    leads them (2009: 217.1c's opening became the rule 400.7, its exceptions the subrules
+    400.7a-f)."""
     partner = side.partner if partner is None else partner
     parent = side.clauses[i].parent
     if parent is None:
@@ -1291,18 +1291,18 @@ def _attach_unpaired(
     gained. A clause attaches near it (its neighbours' partners, and those of its parent's
     rules a little further: `_family`; and the clause it lost its best match to), where
     most of its words are among those words (`MOVED_WORDS`) and nearly all are in the whole
-    clause (`CONTAINED`); a clause attached
-    stands for its source as a neighbour of the ones after it, when the clauses paired near
-    them hold no home (a run of pieces: 2009's layers 7a-7d, under 612.3, itself a piece of
-    418.5a); a new rule far from any source may come from a glossary entry that lost its
-    words (`MOVED_ANYWHERE`), or most of them as a passage in order (`PASSAGE`), unless a
-    rule already held them; failing that, to the clause it lost its best match to, when
-    that one was rewritten, or into the rewrite of a sibling (`_folded_into_sibling`); an
-    old clause said again by a clause near it is merged there (`_restated_near`); a new
-    rule that holds, in order, a passage an entry lost is a piece of that entry when the
-    entry was rewritten to cite the rule (`_CitingEntries`), however few words it lost; an
-    old rule said again, in order, by a rule anywhere (`RESTATED`) is merged there when the
-    rule it was under let it go (`_let_go`).
+    clause (`CONTAINED`); a clause attached stands for its source as a neighbour of the
+    ones after it, when the clauses paired near them hold no home (a run of pieces: 2009's
+    layers 7a-7d, under 612.3, itself a piece of 418.5a); a new rule far from any source
+    may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), or most of them
+    as a passage in order (`PASSAGE`), unless a rule already held them; failing that, to
+    the clause it lost its best match to, when that one was rewritten, or into the rewrite
+    of a sibling (`_folded_into_sibling`); an old clause said again by a clause near it is
+    merged there (`_restated_near`); a new rule that holds, in order, a passage an entry
+    lost is a piece of that entry when the entry was rewritten to cite the rule
+    (`_CitingEntries`), however few words it lost; an old rule said again, in order, by a
+    rule anywhere (`RESTATED`) is merged there when the rule it was under let it go
+    (`_let_go`).
     Glossary entries attach only as absorbed ones, to a neighbouring entry: a new entry
     beside one that lost words is too often a new term for part of an old one.
     """
@@ -1451,11 +1451,11 @@ def _unless_a_rule_said_it(
 
 def _let_go(these: _Side, those: _Side, i: int, j: int, at: dict[str, int]) -> bool:
     """True when the rule that old clause `i` was under let it go to new clause `j`: that
-    rule is gone (2023: the section on meld cards, whose face-down rule 712.15 now says for
-    every double-faced card), or its new text cites `j` or a rule `j` is under (2018: the
-    Two-Headed Giant's combat rules became "see rule 805.10", which says them word for
-    word). A rule of a section that stayed and said nothing of `j` was only written on the
-    same template (2006: bushido's 502.38b and rampage's 502.12b)."""
+    rule is gone (2023: the section on meld cards went, and what its face-down rule said
+    712.15 now says of every double-faced card), or its new text cites `j` or a rule `j`
+    is under (2018: the Two-Headed Giant's combat rules became "see rule 805.10", which
+    says them word for word). A rule of a section that stayed and said nothing of `j` was
+    only written on the same template (2006: bushido's 502.38b and rampage's 502.12b)."""
     parent = at.get(these.clauses[i].parent or "")
     if parent is None:
         return False
