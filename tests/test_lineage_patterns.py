@@ -43,6 +43,16 @@ class Aligned:
     def ending(self, old_label: str) -> str | None:
         return self.result.removed.get(self.old_index[old_label])
 
+    def pieces(self, old_label: str) -> list[str]:
+        """The new clauses split off the old one (besides its successor), by label."""
+        found = self.result.splits.get(self.old_index[old_label], [])
+        return [self.new[n].label for n in found]
+
+    def absorbed(self, new_label: str) -> list[str]:
+        """The old clauses merged into the new one (besides its predecessor), by label."""
+        found = self.result.merges.get(self.new_index[new_label], [])
+        return [self.old[o].label for o in found]
+
 
 @pytest.fixture(scope="module")
 def rewrite_2009(full_store: Database) -> Aligned:
@@ -84,8 +94,7 @@ def test_3_a_piece_of_a_neighbour_is_no_weak_leftover_pair(full_store: Database)
     statement, so 708.2a continues there and 708.3a is split off. The old 708.3 ends."""
     split_cards = Aligned(full_store, "2017-01-19", "2017-04-28")
     assert split_cards.successor["708.2a"] == "708.3"
-    pieces = split_cards.result.splits[split_cards.old_index["708.2a"]]
-    assert [split_cards.new[n].label for n in pieces] == ["708.3a"]
+    assert split_cards.pieces("708.2a") == ["708.3a"]
     assert split_cards.ending("708.3") == "removed"
 
 
@@ -93,8 +102,7 @@ def test_3_a_weak_leftover_pair_leaves_a_piece_to_its_source(rewrite_2009: Align
     """2009: 605.1b (when a triggered ability is a mana ability) is part (b) of 406.1, which
     continues as 605.1a; 406.2 (spells are no mana abilities) is 605.5b, not 605.1b."""
     assert rewrite_2009.successor["406.2"] == "605.5b"
-    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["406.1"]]
-    assert "605.1b" in [rewrite_2009.new[n].label for n in pieces]
+    assert "605.1b" in rewrite_2009.pieces("406.1")
 
 
 def clause(number: str, text: str, position: int, parent: str) -> Clause:
@@ -133,8 +141,7 @@ def test_5_a_split_keeps_its_identity_on_the_first_sentence(full_store: Database
     aligned = Aligned(full_store, "2007-02-01", "2007-05-01")
     assert aligned.successor["104.1"] == "104.1"
     assert aligned.kind("104.1a") == "split"
-    pieces = aligned.result.splits[aligned.old_index["104.1"]]
-    assert [aligned.new[n].label for n in pieces] == ["104.1a"]
+    assert aligned.pieces("104.1") == ["104.1a"]
 
 
 def test_5_a_split_keeps_its_identity_on_the_piece_that_reads_like_its_opening(
@@ -148,9 +155,7 @@ def test_5_a_split_keeps_its_identity_on_the_piece_that_reads_like_its_opening(
     after a sentence of its own."""
     aligned = Aligned(full_store, "2009-09-04", "2009-10-05")
     assert aligned.successor["117.1"] == "117.1"
-    assert [aligned.new[n].label for n in aligned.result.splits[aligned.old_index["117.1"]]] == [
-        "117.1a"
-    ]
+    assert aligned.pieces("117.1") == ["117.1a"]
     assert aligned.successor["306.7"] == "606.3"
 
 
@@ -162,8 +167,7 @@ def test_5_a_merge_keeps_its_identity_on_the_clause_that_reads_like_its_opening(
     203.1c "Lands normally have no mana cost." and 203.1d on tokens. The tokens sentence is
     quoted nearly whole, but the opening is the lands rule's."""
     assert rewrite_2009.successor["203.1c"] == "202.1b"
-    absorbed = rewrite_2009.result.merges[rewrite_2009.new_index["202.1b"]]
-    assert [rewrite_2009.old[o].label for o in absorbed] == ["203.1d"]
+    assert rewrite_2009.absorbed("202.1b") == ["203.1d"]
 
 
 def test_5_an_old_rule_said_again_where_its_rule_let_it_go_is_merged_there(
@@ -176,12 +180,10 @@ def test_5_an_old_rule_said_again_where_its_rule_let_it_go_is_merged_there(
     502.38b was written on rampage's 502.12b, but its own rule stayed and names no rampage
     rule: it is gone, no part of rampage's."""
     melded = Aligned(full_store, "2022-11-18", "2023-04-14")
-    absorbed = melded.result.merges.get(melded.new_index["712.15"], [])
-    assert [melded.old[o].label for o in absorbed] == ["713.10"]
+    assert melded.absorbed("712.15") == ["713.10"]
     assert melded.successor["712.11"] == "712.15"
     shared = Aligned(full_store, "2018-01-19", "2018-04-27")
-    absorbed = shared.result.merges.get(shared.new_index["805.10a"], [])
-    assert [shared.old[o].label for o in absorbed] == ["810.7a"]
+    assert shared.absorbed("805.10a") == ["810.7a"]
     templated = Aligned(full_store, "2006-07-15", "2006-10-01")
     assert templated.ending("502.38b") == "removed"
 
@@ -200,8 +202,7 @@ def test_5_template_clauses_are_no_split_pieces(rewrite_2009: Aligned) -> None:
 
 def test_5_a_short_absorbed_clause_is_a_merge(rewrite_2009: Aligned) -> None:
     """2009: 502.10c, the short "Morph" reminder of the echo-like cost, went into 702.19c."""
-    kept = rewrite_2009.new_index["702.19c"]
-    absorbed = [rewrite_2009.old[o].label for o in rewrite_2009.result.merges.get(kept, [])]
+    absorbed = rewrite_2009.absorbed("702.19c")
     assert "502.10c" in absorbed or rewrite_2009.successor.get("502.10c") == "702.19c"
 
 
@@ -209,10 +210,8 @@ def test_5_a_glossary_entry_gives_its_rule_text_to_the_rules(rewrite_2009: Align
     """2009: the entry "Exchange" became a short definition; its paragraphs became the rules
     701.8a-f, far from it. The pieces are found by the words the entry lost, and the
     entry keeps its identity (its term continues), not the rule that took its first words."""
-    result, new = rewrite_2009.result, rewrite_2009.new
     assert rewrite_2009.successor["Exchange"] == "Exchange"
-    pieces = result.splits[rewrite_2009.old_index["Exchange"]]
-    assert [new[n].label for n in pieces] == [f"701.8{c}" for c in "abcdef"]
+    assert rewrite_2009.pieces("Exchange") == [f"701.8{c}" for c in "abcdef"]
     assert rewrite_2009.kind("701.8c") == "split"
 
 
@@ -222,15 +221,10 @@ def test_5_a_passage_kept_in_order_is_a_piece_of_its_entry(rewrite_2009: Aligned
     entry's new definition, so fewer of them are among the words it lost, but they are in the
     entry's order. A rule that only shares an entry's vocabulary ("X" and 602.2a, both about
     costs) holds no passage of it and is no piece."""
-    result, new = rewrite_2009.result, rewrite_2009.new
-
-    def pieces(entry: str) -> list[str]:
-        return [new[n].label for n in result.splits.get(rewrite_2009.old_index[entry], [])]
-
-    assert pieces("Unless") == ["116.12a"]
-    assert pieces("Ability Word") == ["206.2c"]
+    assert rewrite_2009.pieces("Unless") == ["116.12a"]
+    assert rewrite_2009.pieces("Ability Word") == ["206.2c"]
     assert rewrite_2009.successor["Unless"] == "Unless"
-    assert "602.2a" not in pieces("X")
+    assert "602.2a" not in rewrite_2009.pieces("X")
 
 
 def test_5_a_rule_an_entry_now_cites_holds_the_passage_it_lost(full_store: Database) -> None:
@@ -240,8 +234,7 @@ def test_5_a_rule_an_entry_now_cites_holds_the_passage_it_lost(full_store: Datab
     2003: the rules 104.1-104.4 say what the entry "Number" still says: a copy, not a move
     (the entry lost nothing), so they are new."""
     rewrite = Aligned(full_store, "2009-05-01", "2009-07-08")
-    pieces = rewrite.result.splits.get(rewrite.old_index["Unblockable"], [])
-    assert [rewrite.new[n].label for n in pieces] == ["700.5"]
+    assert rewrite.pieces("Unblockable") == ["700.5"]
     assert rewrite.successor["Unblockable"] == "Unblockable"
     copied = Aligned(full_store, "2003-03-15", "2003-07-01")
     for label in ("104.1", "104.2", "104.3a", "104.4"):
@@ -253,8 +246,7 @@ def test_5_a_piece_among_its_sources_family_is_found(rewrite_2009: Aligned) -> N
     subrules 509.4a-f stand between the two, too far for the neighbourhood, but 509.5 is a
     rule of the same section as 309.1's successor."""
     assert rewrite_2009.successor["309.1"] == "509.4"
-    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["309.1"]]
-    assert [rewrite_2009.new[n].label for n in pieces] == ["509.5"]
+    assert rewrite_2009.pieces("309.1") == ["509.5"]
 
 
 def test_5_a_lead_rule_is_a_piece_of_the_source_of_its_subrules(rewrite_2009: Aligned) -> None:
@@ -264,9 +256,7 @@ def test_5_a_lead_rule_is_a_piece_of_the_source_of_its_subrules(rewrite_2009: Al
     parent of the exceptions, it is found among their family, and it keeps the identity
     (the old first sentence is its own)."""
     assert rewrite_2009.successor["217.1c"] == "400.7"
-    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["217.1c"]]
-    labels = [rewrite_2009.new[n].label for n in pieces]
-    assert labels == ["400.7a", "400.7b", "400.7c", "400.7d", "400.7e", "400.7f"]
+    assert rewrite_2009.pieces("217.1c") == [f"400.7{c}" for c in "abcdef"]
 
 
 def test_5_a_piece_is_looked_for_in_the_clause_it_lost_its_best_match_to(
@@ -276,8 +266,7 @@ def test_5_a_piece_is_looked_for_in_the_clause_it_lost_its_best_match_to(
     on attacking planeswalkers, matched 308.1 best, but 308.1 went on as 508.4; the two
     stand far apart, and the similarity was short of a restatement. Nine words in ten of
     508.1b are words 308.1 lost, which makes it a piece."""
-    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["308.1"]]
-    assert "508.1b" in [rewrite_2009.new[n].label for n in pieces]
+    assert "508.1b" in rewrite_2009.pieces("308.1")
 
 
 def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
@@ -286,8 +275,7 @@ def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) 
     was taken by then, so the strong similarity must still be remembered as 806.9d's
     nearest clause for the restatement to be found."""
     assert rewrite_2009.successor["215.4a"] == "117.4a"
-    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["215.4a"]]
-    assert [rewrite_2009.new[n].label for n in pieces] == ["806.9d"]
+    assert rewrite_2009.pieces("215.4a") == ["806.9d"]
 
 
 def test_5_a_rule_made_on_another_keywords_template_is_no_restatement(
@@ -299,7 +287,7 @@ def test_5_a_rule_made_on_another_keywords_template_is_no_restatement(
     aligned = Aligned(full_store, "2007-02-01", "2007-05-01")
     assert aligned.successor["502.33a"] == "502.33a"
     assert aligned.kind("502.65a") == "added"
-    assert aligned.result.splits.get(aligned.old_index["502.33a"], []) == []
+    assert aligned.pieces("502.33a") == []
 
 
 def test_5_what_was_said_twice_and_is_said_once_is_a_merge(full_store: Database) -> None:
@@ -309,8 +297,7 @@ def test_5_what_was_said_twice_and_is_said_once_is_a_merge(full_store: Database)
     aligned = Aligned(full_store, "2022-09-08", "2022-10-07")
     assert aligned.successor["723.2a"] == "724.2a"
     assert aligned.ending("723.2d") == "merged"
-    olds = aligned.result.merges[aligned.new_index["724.2a"]]
-    assert [aligned.old[o].label for o in olds] == ["723.2d"]
+    assert aligned.absorbed("724.2a") == ["723.2d"]
 
 
 def test_5_a_first_sentence_ends_after_its_closing_quote(rewrite_2009: Aligned) -> None:
@@ -318,25 +305,21 @@ def test_5_a_first_sentence_ends_after_its_closing_quote(rewrite_2009: Aligned) 
     that damage."' and goes on 'If an effect requires a player to choose a source ...'. Its
     statement is the first sentence only: 608.7 carries it, 608.7a the second sentence."""
     assert rewrite_2009.successor["419.8a"] == "608.7"
-    pieces = rewrite_2009.result.splits[rewrite_2009.old_index["419.8a"]]
-    assert [rewrite_2009.new[n].label for n in pieces] == ["608.7a"]
+    assert rewrite_2009.pieces("419.8a") == ["608.7a"]
 
 
 def test_5_a_term_in_quotation_marks_is_the_same_term(rewrite_2009: Aligned) -> None:
     """2009: the entry '"As Though"' lost its quotation marks; its rule text went to 608.4
     and 608.4a."""
     assert rewrite_2009.successor['"As Though"'] == "As Though"
-    pieces = rewrite_2009.result.splits[rewrite_2009.old_index['"As Though"']]
-    assert [rewrite_2009.new[n].label for n in pieces] == ["608.4", "608.4a"]
+    assert rewrite_2009.pieces('"As Though"') == ["608.4", "608.4a"]
 
 
 def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
     """2009: 107.3d (X in a morph cost) came from the entry "X". A rule that already held a
     passage is its source, not the glossary; but a heading such as "Morph" shares all of its
     one word with the passage and holds nothing."""
-    result, new = rewrite_2009.result, rewrite_2009.new
-    from_x = [new[n].label for n in result.splits[rewrite_2009.old_index["X"]]]
-    assert from_x[:4] == ["107.3a", "107.3b", "107.3c", "107.3d"]
+    assert rewrite_2009.pieces("X")[:4] == ["107.3a", "107.3b", "107.3c", "107.3d"]
 
 
 def test_1_a_heading_as_like_one_of_another_level_waits_for_context(
@@ -367,20 +350,16 @@ def test_5_a_heading_whose_children_went_under_another_is_merged_there(
     Abilities" have no successor of their own: their rules went under 603, 604 and 605, whose
     titles hold theirs. They are merged there, with the share of their children as evidence;
     section 401 "Spells on the Stack", whose rules went to 111 and 607, stays removed."""
-    result, old_index, new_index = (
-        rewrite_2009.result,
-        rewrite_2009.old_index,
-        rewrite_2009.new_index,
-    )
     for absorbed, home, kept in (
         ("404", "603", "410"),
         ("405", "604", "412"),
         ("411", "605", "406"),
     ):
-        assert rewrite_2009.old_index[absorbed] in result.merges[new_index[home]]
+        assert absorbed in rewrite_2009.absorbed(home)
         assert rewrite_2009.successor[kept] == home
         assert rewrite_2009.ending(absorbed) == "merged"
-        assert result.evidence_old(old_index[absorbed])[0] == "absorbed"
+        evidence = rewrite_2009.result.evidence_old(rewrite_2009.old_index[absorbed])
+        assert evidence[0] == "absorbed"
     assert rewrite_2009.ending("401") == "removed"
 
 
@@ -432,8 +411,7 @@ def test_5_a_clause_folded_into_its_siblings_rewrite_is_merged(full_store: Datab
     assert aligned.successor["701.16c"] == "701.16c"
     assert aligned.ending("701.16d") == "merged"
     assert aligned.kind("701.16c") == "merged"
-    olds = aligned.result.merges[aligned.new_index["701.16c"]]
-    assert [aligned.old[o].label for o in olds] == ["701.16d"]
+    assert aligned.absorbed("701.16c") == ["701.16d"]
 
 
 def test_6_markup_and_lost_characters_are_formatting(full_lineage: Database) -> None:
