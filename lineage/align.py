@@ -69,6 +69,7 @@ MOVED_LEFT = 70.0  # the same for clauses nothing else claims, its place no evid
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
 CONTAINED = 0.7  # share of a clause's words found in another, for splits and merges
 READS_BETTER = 20.0  # how much more like the opening a split's or merge's new identity reads
+OPENS_BETTER = 0.2  # how much more of the opening's words a new identity holds than the old
 # Share of a split piece's words found among the words its source lost (or of an absorbed
 # clause's words among those its new home gained): the words moved, not just look alike.
 MOVED_WORDS = 0.5
@@ -1588,13 +1589,9 @@ def _keep_merge_identity_on_first_sentence(
     2009: 203.1c "Lands normally have no mana cost." opens 202.1b "Some objects have no
     mana cost. ...", and 203.1d on tokens is its second case)."""
     kept = result.matches[n]
-    first = _first_sentence(new[n].normalised)
-    best = max(olds, key=lambda o: _contained(first, words_old[o]))
-    if _contained(first, words_old[best]) <= _contained(first, words_old[kept]) + 0.2:
-        found = _reads_much_more_like(new[n], kept, olds, old, codes)
-        if found is None:
-            return
-        best = found
+    best = _opens_better(new[n], kept, olds, old, words_old, codes)
+    if best is None:
+        return
     result.matches[n] = best
     olds[olds.index(best)] = kept
     olds.sort()
@@ -1617,23 +1614,35 @@ def _keep_identity_on_first_sentence(
     117.1, and the sentence on Two-Headed Giant, which shares most of its words, went to
     117.1a)."""
     kept = next(n for n, source in result.matches.items() if source == o)
-    first = _first_sentence(old[o].normalised)
     # a glossary entry continues in the entry with its term, not in a rule it gave text to
     alike = [p for p in pieces if new[p].group == new[kept].group]
-    if not alike:
+    best = _opens_better(old[o], kept, alike, new, words_new, codes) if alike else None
+    if best is None:
         return
-    best = max(alike, key=lambda p: _contained(first, words_new[p]))
-    if _contained(first, words_new[best]) <= _contained(first, words_new[kept]) + 0.2:
-        found = _reads_much_more_like(old[o], kept, alike, new, codes)
-        if found is None:
-            return
-        best = found
     del result.matches[kept]
     similarity, method = result.similarity.pop(kept), result.method.pop(kept)
     result.pair(best, o, similarity, method, result.score.pop(kept))
     pieces[pieces.index(best)] = kept
     pieces.sort()
     result.moved_words[("piece", kept)] = result.moved_words.pop(("piece", best))
+
+
+def _opens_better(
+    clause: Clause,
+    kept: int,
+    others: list[int],
+    side: list[Clause],
+    words: _LazyWords,
+    codes: _WordCodes,
+) -> int | None:
+    """The one of `others` (indices into `side`) that carries `clause`'s opening better than
+    `kept`: it holds more of the first sentence's words (`OPENS_BETTER`), or its own first
+    sentence reads much more like it (`_reads_much_more_like`); or None."""
+    first = _first_sentence(clause.normalised)
+    best = max(others, key=lambda i: _contained(first, words[i]))
+    if _contained(first, words[best]) > _contained(first, words[kept]) + OPENS_BETTER:
+        return best
+    return _reads_much_more_like(clause, kept, others, side, codes)
 
 
 def _reads_much_more_like(
