@@ -11,9 +11,11 @@ folder always equals a fresh build.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from renderer.state import MANIFEST, UNFINISHED
 # manifest).
 OWNED = ("history", "rule", "releases", "diff", "renumbering", "keyword")
 RENDERER = Path(__file__).resolve().parent
+KEY_PICKLE_PROTOCOL = 5  # fixed, so that a newer Python's default never changes every key
 PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
 
 
@@ -44,9 +47,17 @@ def code_key() -> str:
 
 
 def context_key(context: Any) -> str:
-    """Hash of a page's inputs. `repr` rather than JSON: the contexts are built in a fixed
-    order from plain values, and repr is several times faster over 30,000 pages."""
-    return hashlib.sha1(repr(context).encode()).hexdigest()[:20]
+    """Hash of a page's inputs, from their pickle: three times as fast as `repr` over the
+    31,000 pages (a second of every rebuild), and, like it, a function of the values alone
+    for the plain values, lists and dicts the contexts are built of, in a fixed order. The
+    pickler runs without its memo: with it, an object met twice is written once, so two
+    equal contexts gave different keys where one shared what the other repeated (95 of the
+    pages of a rebuild with nothing new were rendered again)."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=KEY_PICKLE_PROTOCOL)
+    pickler.fast = True  # no memo: the bytes depend on the values, not on object identity
+    pickler.dump(context)
+    return hashlib.sha1(buffer.getbuffer()).hexdigest()[:20]
 
 
 class SiteWriter:
