@@ -54,18 +54,18 @@ def number_segments(
     """
     dates = model.dates
     segments = [Segment(BEFORE_ARCHIVE, dates[0], "archive")]
-    start_index = model.date_index
+    place = model.date_index
     before: dict[str, Any] | None = None
     for run, item in zip(runs, items, strict=True):
-        gap = dates[start_index[before["replaced_by"]] if before else 0 : start_index[run.start]]
+        first = place[before["replaced_by"]] if before else 0
         lineage = model.part_lineage.get(run.part_id if before is None else _part(before))
-        segments += _unused(model, gap, lineage, before, item)
+        segments += _unused(model, first, place[run.start], lineage, before, item)
         until = None if item["current"] else item["replaced_by"]
         segments.append(Segment(run.start, until, "run", run=item))
         before = {**item, "part_id": run.part_id}
     if before is not None and not before["current"]:
-        tail = dates[start_index[before["replaced_by"]] :]
-        segments += _unused(model, tail, model.part_lineage.get(_part(before)), before, None)
+        first, lineage = place[before["replaced_by"]], model.part_lineage.get(_part(before))
+        segments += _unused(model, first, len(dates), lineage, before, None)
     return segments
 
 
@@ -75,33 +75,26 @@ def _part(item: dict[str, Any]) -> int:
 
 def _unused(
     model: SiteModel,
-    days: list[str],
+    first: int,
+    end: int,
     lineage: int | None,
     previous: dict[str, Any] | None,
     following: dict[str, Any] | None,
 ) -> list[Segment]:
-    """The releases `days` in which the number was not in use, cut where the numbers of the
-    clause it names (`lineage`: the one it last named, or else the one it names next) change.
-    The last segment runs to today when `days` reaches the newest release."""
-    if not days:
+    """The releases `first` to `end` (excluded; places in `model.dates`) in which the number
+    was not in use, cut where the numbers of the clause it names (`lineage`: the one it last
+    named, or else the one it names next) change. The last segment runs to today when the
+    stretch reaches the newest release."""
+    if first >= end:
         return []
-    numbers_by_release = model.numbers_by_lineage.get(lineage, {}) if lineage is not None else {}
+    dates = model.dates
+    steps = model.number_changes.get(lineage) if lineage is not None else None
+    changes = steps.between(first, end) if steps is not None else [(first, ())]
     history = model.history_url.get(lineage) if lineage is not None else None
-    found: list[Segment] = []
-    for day in days:
-        numbers = numbers_by_release.get(day, ())
-        if found and found[-1].numbers == numbers:
-            continue
-        found.append(Segment(day, None, "unused", None, numbers, previous, following, history))
-    ends: list[str | None] = [segment.start for segment in found[1:]]
-    ends.append(following["first"] if following else _after(model.dates, days[-1]))
+    last = following["first"] if following else (dates[end] if end < len(dates) else None)
+    ends: list[str | None] = [dates[at] for at, _numbers in changes[1:]]
+    ends.append(last)
     return [
-        Segment(s.start, end, s.kind, None, s.numbers, s.previous, s.following, s.history)
-        for s, end in zip(found, ends, strict=True)
+        Segment(dates[at], until, "unused", None, numbers, previous, following, history)
+        for (at, numbers), until in zip(changes, ends, strict=True)
     ]
-
-
-def _after(dates: list[str], day: str) -> str | None:
-    """The release after `day`, None when `day` is the newest (the segment runs to today)."""
-    index = dates.index(day)
-    return dates[index + 1] if index + 1 < len(dates) else None

@@ -8,6 +8,7 @@ adds is presentation (each clause history's URL and title, the number runs' URLs
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
@@ -48,6 +49,48 @@ class Wording:
 Member = tuple[str, str, str, int, str | None]
 
 
+@dataclass
+class NumberSteps:
+    """A step function over the releases' places in `SiteModel.dates`: from `starts[k]`
+    (included) to `starts[k + 1]` the clause carried `values[k]` (empty: not in the rules);
+    no two neighbouring steps are equal."""
+
+    starts: list[int]
+    values: list[tuple[str, ...]]
+
+    @classmethod
+    def of(cls, by_release: dict[int, tuple[str, ...]]) -> NumberSteps:
+        """The steps of a table of the numbers by release place (a place it lacks: none)."""
+        steps = cls([0], [()])
+        for at in sorted(by_release):
+            steps._set(at, by_release[at])
+            if at + 1 not in by_release:  # the clause left the rules after `at`
+                steps._set(at + 1, ())
+        return steps
+
+    def _set(self, at: int, numbers: tuple[str, ...]) -> None:
+        """Let the function be `numbers` from `at` on (`at` after every start so far)."""
+        if at == self.starts[-1]:
+            self.values[-1] = numbers
+            if len(self.values) > 1 and self.values[-2] == numbers:
+                self.starts.pop()
+                self.values.pop()
+        elif numbers != self.values[-1]:
+            self.starts.append(at)
+            self.values.append(numbers)
+
+    def between(self, first: int, end: int) -> list[tuple[int, tuple[str, ...]]]:
+        """(place, numbers) where the function starts a step in places `first` to `end`
+        (excluded), the first at `first` itself."""
+        step = bisect_right(self.starts, first) - 1
+        found = [(first, self.values[step])]
+        for later in range(step + 1, len(self.starts)):
+            if self.starts[later] >= end:
+                break
+            found.append((self.starts[later], self.values[later]))
+        return found
+
+
 @dataclass(frozen=True)
 class SiteModel:
     releases: tuple[dict[str, Any], ...]
@@ -78,17 +121,23 @@ class SiteModel:
         return {day: i for i, day in enumerate(self.dates)}
 
     @cached_property
-    def numbers_by_lineage(self) -> dict[int, dict[str, tuple[str, ...]]]:
-        """lineage -> release -> the numbers the clause carried in it, in document order
-        (indexed once: the pages of each number ask it of many lineages, many times)."""
-        found: dict[int, dict[str, tuple[str, ...]]] = {}
+    def number_changes(self) -> dict[int, NumberSteps]:
+        """lineage -> the numbers the clause carried, as steps over the releases
+        (`NumberSteps`): what a number page says that clause was numbered on the days the
+        number itself was unused (renderer.asof_segments). Steps rather than a table by
+        release: a page asks about stretches of up to a hundred releases, for 46,000
+        stretches, and the numbers change in a few places of each."""
+        index = self.date_index
+        found: dict[int, NumberSteps] = {}
         for lineage, members in self.members.items():
-            by_release: dict[str, list[str]] = {}
-            for release, number, *_ in members:
-                numbers = by_release.setdefault(release, [])
+            by_release: dict[int, tuple[str, ...]] = {}
+            for member in members:  # in release order, then document order
+                at, number = index[member[0]], member[1]
+                numbers = by_release.get(at, ())
                 if number and number not in numbers:
-                    numbers.append(number)
-            found[lineage] = {day: tuple(numbers) for day, numbers in by_release.items()}
+                    numbers += (number,)
+                by_release[at] = numbers
+            found[lineage] = NumberSteps.of(by_release)
         return found
 
     @cached_property
