@@ -96,31 +96,33 @@ class Run:
 
 
 def number_runs(db: Database, dates: list[str]) -> dict[str, list[Run]]:
-    """number -> its runs, oldest first; a gap (number absent) or a new wording starts a run."""
+    """number -> its runs, oldest first; a gap (number absent) or a new wording starts a run.
+
+    The rows come by number, then release, then place: a number printed twice in one
+    release is the row right after its first (and is skipped), and each row extends or
+    follows the run before it, without a lookup by number."""
     index = {day: i for i, day in enumerate(dates)}
-    runs: dict[str, list[Run]] = defaultdict(list)
-    seen: set[tuple[str, str]] = set()
+    runs: dict[str, list[Run]] = {}
     rows = db.execute(
         f"""SELECT parts.number, releases.date, parts.version_hash, parts.id
             FROM parts JOIN releases ON releases.capture_id = parts.capture_id
             WHERE parts.number IS NOT NULL AND parts.kind IN {NUMBERED_KINDS}
             ORDER BY parts.number, releases.date, parts.position"""
     )
+    found: list[Run] = []
+    last_number = last_day = None
     for number, day, version, part_id in rows:
-        if (number, day) in seen:  # a number printed twice in one release: keep the first
-            continue
-        seen.add((number, day))
-        previous = runs[number][-1] if runs[number] else None
-        if (
-            previous is not None
-            and previous.version == version
-            and index[previous.end] + 1 == index[day]
-        ):
-            previous.end = day
-            previous.releases.append(day)
-        else:
-            runs[number].append(Run(number, day, day, version, part_id, [day]))
-    return dict(runs)
+        if number != last_number:
+            found = runs[number] = [Run(number, day, day, version, part_id, [day])]
+        elif day != last_day:
+            previous = found[-1]
+            if previous.version == version and index[previous.end] + 1 == index[day]:
+                previous.end = day
+                previous.releases.append(day)
+            else:
+                found.append(Run(number, day, day, version, part_id, [day]))
+        last_number, last_day = number, day
+    return runs
 
 
 def examples(db: Database) -> dict[tuple[str, str], list[str]]:
