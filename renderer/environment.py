@@ -27,6 +27,7 @@ ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
 DATES_KEPT = 4096  # dates formatted once: a site names a few hundred days, thousands of times
+ANCHORS_KEPT = 65536  # anchors made once: some 21,000 numbers and terms, asked 100,000 times
 
 
 @lru_cache(maxsize=DATES_KEPT)
@@ -167,6 +168,7 @@ def is_rule_number(label: str) -> bool:
     return bool(RULE_LABEL.match(label))
 
 
+@lru_cache(maxsize=ANCHORS_KEPT)
 def clause_anchor(label: str) -> str:
     """The id of a clause in a release page: its number, or 'g-' and a slug for a term.
 

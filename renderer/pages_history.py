@@ -36,12 +36,17 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
     wording = model.texts
     base = compared_with(site.dates, set(site.derived))  # events are of the official chain
     previous = {day: old for day, old in base.items() if old and day not in site.derived}
+    following = {old: day for day, old in previous.items()}
     histories: dict[int, dict[str, Any]] = {}
     records: list[dict[str, Any]] = []
     for lineage_id, rows in members.items():
         url = model.history_url[lineage_id]
         h = _history(
-            model.lineages[lineage_id], rows, model.events.get(lineage_id, []), previous, site
+            model.lineages[lineage_id],
+            rows,
+            model.events.get(lineage_id, []),
+            (previous, following),
+            site,
         )
         _mark_derived(h, model.wordings[lineage_id], site.derived)
         h["url"] = url
@@ -120,11 +125,12 @@ def _history(
     lineage: dict[str, Any],
     rows: list[Member],
     found_events: list[dict[str, Any]],
-    previous: dict[str, str],
+    neighbours: tuple[dict[str, str], dict[str, str]],
     site: Site,
 ) -> dict[str, Any]:
+    """`neighbours`: each release's official release before, and each one's after."""
     newest = site.dates[-1]
-    following = {b: a for a, b in previous.items()}
+    previous, following = neighbours
     numbered = is_rule_number(lineage["first_number"] or "")
     stored = site.model.wordings[lineage["id"]]
     releases = [row[0] for row in rows]  # in order: the rows are sorted by release
@@ -205,13 +211,14 @@ def _wording(w: Wording, rows: list[Member], releases: list[str], newest: str) -
     keeps it leaves the page as is."""
     current = w.last == newest
     numbers = list(w.numbers)  # each once, in order of first use: a number may come back
-    printed = rows[bisect_left(releases, w.first) : bisect_right(releases, w.last)]
-    last_number = printed[-1][1] if printed else numbers[-1]
+    # the rows that printed it: from `first` to `last` (read in place, not copied)
+    first, end = bisect_left(releases, w.first), bisect_right(releases, w.last)
+    last_number = rows[end - 1][1] if end > first else numbers[-1]
     cite_release = w.first  # since when it has had that number without a break
-    for release, number, *_rest in reversed(printed):
-        if number != last_number:
+    for at in range(end - 1, first - 1, -1):
+        if rows[at][1] != last_number:
             break
-        cite_release = release
+        cite_release = rows[at][0]
     return {
         "version": w.version,
         "normalised": w.normalised,
