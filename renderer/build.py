@@ -19,6 +19,7 @@ from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
 from renderer.explained import install, release_names
+from renderer.forked_family import ForkedFamily, can_fork
 from renderer.model import load_model
 from renderer.names import write_names
 from renderer.pages_accuracy import build_accuracy
@@ -100,18 +101,33 @@ def _build(
     progress = progress or Progress.off()
     progress.begin(len(STEPS) + len(("histories", "render", "search")))
     # The model and the queued pages live until the pages are written, and hold no cycle.
-    with collector_paused():
-        site, search_done = _prepare(db, out, base_url, search, progress, state, compare, report)
-    writer = site.writer
-    progress.stage("render")
-    began = time.perf_counter()
-    done = progress.pages(len(writer.jobs), writer.skipped)
-    with heap_frozen():  # the render workers fork from here: none walks the model
-        for new_diffs in writer.render_all(
-            workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
-        ):
-            site.diffs.new.update(new_diffs or {})
-    report.timings["render"] = round(time.perf_counter() - began, 2)
+    family: ForkedFamily | None = None
+    try:
+        with collector_paused():
+            site, search_done, family = _prepare(
+                db, out, base_url, search, progress, state, compare, report, workers
+            )
+        writer = site.writer
+        progress.stage("render")
+        began = time.perf_counter()
+        done = progress.pages(len(writer.jobs), writer.skipped)
+        family_result = (
+            family.join_in_background(progress.more_pages, done) if family is not None else None
+        )
+        with heap_frozen():  # the render workers fork from here: none walks the model
+            for new_diffs in writer.render_all(
+                workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
+            ):
+                site.diffs.new.update(new_diffs or {})
+        if family_result is not None:
+            forked = family_result()
+            writer.take(forked.pages, forked.changed, forked.rendered, forked.skipped)
+            site.diffs.new.update(forked.diffs)
+            report.timings[FORKED_STEP] = forked.seconds
+        report.timings["render"] = round(time.perf_counter() - began, 2)
+    finally:
+        if family is not None:
+            family.close()
     site.diffs.close()
     stale = writer.finish()
     progress.stage("search")
@@ -136,9 +152,11 @@ def _prepare(
     state: Path,
     compare: PendingCompare,
     report: BuildReport,
-) -> tuple[Site, Callable[[], bool]]:
-    """Load the model and queue every page (rendered later): the site, and what says whether
-    the search index was made."""
+    workers: int,
+) -> tuple[Site, Callable[[], bool], ForkedFamily | None]:
+    """Load the model and queue every page (rendered later): the site, what says whether
+    the search index was made, and the family prepared in a process of its own (when there
+    are cores for it: `renderer.forked_family`)."""
     start = time.perf_counter()
     model = load_model(db)
     writer = SiteWriter(out, code_key(), state, release_names(list(model.releases)))
@@ -154,19 +172,33 @@ def _prepare(
     site = Site(db, model, environment, writer, diffs, base_url=base_url)
     install(site)
     report.timings["model"] = round(time.perf_counter() - start, 2)
-    progress.stage("histories")
-    began = time.perf_counter()
-    histories, records = build_histories(site)
-    report.timings["histories"] = round(time.perf_counter() - began, 2)
-    search_done: Callable[[], bool] = bool  # bool() is False: no index was started
-    if search:
-        search_done = start_index(out, records, state)
-    for name, step in STEPS:
-        progress.stage(name)
+    steps = STEPS
+    family = None
+    if can_fork(workers):
+        forked = dict(STEPS)[FORKED_STEP]
+        progress.stage(f"{FORKED_STEP} (begun in a process of its own)")
+        family = ForkedFamily(
+            site, lambda site: forked(site, {}, compare), workers, start=lambda: _reopen(site)
+        )
+        steps = tuple(step for step in STEPS if step[0] != FORKED_STEP)
+    try:
+        progress.stage("histories")
         began = time.perf_counter()
-        step(site, histories, compare)
-        report.timings[name] = round(time.perf_counter() - began, 2)
-    return site, search_done
+        histories, records = build_histories(site)
+        report.timings["histories"] = round(time.perf_counter() - began, 2)
+        search_done: Callable[[], bool] = bool  # bool() is False: no index was started
+        if search:
+            search_done = start_index(out, records, state)
+        for name, step in steps:
+            progress.stage(name)
+            began = time.perf_counter()
+            step(site, histories, compare)
+            report.timings[name] = round(time.perf_counter() - began, 2)
+    except BaseException:
+        if family is not None:
+            family.close()
+        raise
+    return site, search_done, family
 
 
 Histories = dict[int, dict[str, Any]]
@@ -181,3 +213,7 @@ STEPS: tuple[tuple[str, Callable[[Site, Histories, PendingCompare], object]], ..
     ("compare", lambda site, _h, compare: build_compare(site, compare)),
     ("accuracy", lambda site, _h, _c: build_accuracy(site)),
 )
+# The family prepared, and rendered, in a process of its own while this one does the others
+# (renderer.forked_family): the largest, and one that reads neither the histories nor the
+# compare data.
+FORKED_STEP = "rules"

@@ -8,6 +8,7 @@ silence whatever stderr is (`--quiet`, `--json`, the tests' and the bench's buil
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,8 @@ class Progress:
         self.disable = disable
         self._stages: Any = tqdm(disable=True)
         self._pages: Any = None
+        self._unchanged = 0
+        self._lock = threading.Lock()
         self._started = False
 
     @classmethod
@@ -38,7 +41,9 @@ class Progress:
         self._stages.set_description(f"build: {name}")
 
     def pages(self, total: int, unchanged: int) -> Callable[[int], None]:
-        """A bar for the `total` pages to render; returns what counts `n` more done."""
+        """A bar for the `total` pages to render; returns what counts `n` more done (from
+        any thread: a family rendered in a process of its own reports through one)."""
+        self._unchanged = unchanged
         self._pages = tqdm(
             total=total,
             desc=f"pages ({unchanged} unchanged)",
@@ -46,7 +51,18 @@ class Progress:
             disable=self.disable,
             file=sys.stderr,
         )
-        return self._pages.update  # type: ignore[no-any-return]
+        return self._done
+
+    def more_pages(self, total: int, unchanged: int) -> None:
+        """`total` more pages to render, and `unchanged` more left as they are."""
+        with self._lock:
+            self._unchanged += unchanged
+            self._pages.total += total
+            self._pages.set_description(f"pages ({self._unchanged} unchanged)")
+
+    def _done(self, pages: int) -> None:
+        with self._lock:
+            self._pages.update(pages)
 
     def close(self) -> None:
         if self._pages is not None:

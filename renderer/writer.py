@@ -141,6 +141,14 @@ class SiteWriter:
         target.write_bytes(data)
         self.changed.add(path)
 
+    def take(self, pages: dict[str, str], changed: set[str], rendered: int, skipped: int) -> None:
+        """What another process wrote into `out` for this build (renderer.forked_family):
+        its pages' keys, the files it changed, its counts."""
+        self.pages.update(pages)
+        self.changed |= changed
+        self.rendered += rendered
+        self.skipped += skipped
+
     def keep(self, path: str, key: str) -> None:
         """A non-page file the caller knows is current (written by an earlier build)."""
         self.pages[path] = key

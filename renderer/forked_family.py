@@ -1,0 +1,169 @@
+"""One page family prepared and rendered in a process of its own while the build prepares
+and renders the others.
+
+Preparing a page is computing its key (renderer.writer): a rebuild after one new release
+spends most of its time there, on one core, and the rule-number family alone (25,000 of
+the 31,000 pages) is half of it. Forked once the model is loaded, that family is prepared,
+and its changed pages rendered, beside the rest; what it produced (the keys of its pages
+and files, the files it changed, its counts, the word diffs it computed) comes back through
+a pipe and joins the build's manifest. Its progress comes back the same way, as it goes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from archive.collector import heap_frozen
+from archive.workers import die_with_parent
+from renderer.context import Site
+from renderer.errors import SiteBuildError
+
+
+@dataclass
+class FamilyResult:
+    """What the family's process produced."""
+
+    pages: dict[str, str]  # path -> key, of each page and file it produced
+    changed: set[str]  # the files it wrote
+    rendered: int
+    skipped: int
+    diffs: dict[str, str]  # the word diffs its pages computed (renderer.diffcache)
+    seconds: float  # preparing the family, as the build's timings report a step
+
+
+def can_fork(workers: int) -> bool:
+    return workers > 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+class ForkedFamily:
+    """The family `prepare` queues, prepared and rendered in a forked process."""
+
+    def __init__(
+        self,
+        site: Site,
+        prepare: Callable[[Site], object],
+        workers: int,
+        start: Callable[[], None],
+    ) -> None:
+        """`start` runs first in the new process and in each of its render workers (their
+        own database connections: a connection is never shared across a fork)."""
+        context = multiprocessing.get_context("fork")
+        self.receiver, sender = context.Pipe(duplex=False)
+        # not a daemon: daemonic processes may not start the render workers it needs
+        self.process: BaseProcess | None = context.Process(
+            target=_run, args=(site, prepare, workers, start, sender)
+        )
+        self.process.start()
+        sender.close()  # this end is the child's: its closing there ends recv() with EOF
+
+    def join(self, queued: Callable[[int, int], None], done: Callable[[int], None]) -> FamilyResult:
+        """Wait for the family; `queued(pages, unchanged)` hears how many pages it will
+        render, `done(pages)` each chunk rendered."""
+        try:
+            while True:
+                try:
+                    what, value = self.receiver.recv()
+                except EOFError:
+                    code = self.process.exitcode if self.process else None
+                    raise SiteBuildError(
+                        f"the process preparing the rule pages ended with no answer (exit {code})"
+                    ) from None
+                if what == "queued":
+                    queued(*value)
+                elif what == "done":
+                    done(value)
+                elif what == "error":
+                    raise value
+                else:
+                    return value  # type: ignore[no-any-return]
+        finally:
+            self.close()
+
+    def join_in_background(
+        self, queued: Callable[[int, int], None], done: Callable[[int], None]
+    ) -> Callable[[], FamilyResult]:
+        """Hear the family's progress in a thread, while this process renders its own
+        pages; the returned function waits for the family's result."""
+        outcome: dict[str, Any] = {}
+
+        def listen() -> None:
+            try:
+                outcome["result"] = self.join(queued, done)
+            except BaseException as error:  # raised again by the waiting function
+                outcome["error"] = error
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+
+        def wait() -> FamilyResult:
+            listener.join()
+            if "error" in outcome:
+                raise outcome["error"]
+            return outcome["result"]  # type: ignore[no-any-return]
+
+        return wait
+
+    def close(self) -> None:
+        """End the process (a build that failed elsewhere leaves none behind)."""
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.terminate()
+            self.process.join()
+            self.process = None
+
+
+def _run(
+    site: Site,
+    prepare: Callable[[Site], object],
+    workers: int,
+    start: Callable[[], None],
+    sender: Connection,
+) -> None:
+    """In the family's process: prepare, render, send back what it made (or its error)."""
+    die_with_parent()  # a killed build leaves no process behind
+    try:
+        start()
+        writer = site.writer
+        before = dict(writer.pages)
+        rendered, skipped = writer.rendered, writer.skipped
+        began = time.perf_counter()
+        prepare(site)
+        seconds = round(time.perf_counter() - began, 2)
+        if not gc.isenabled():  # paused by the build while it prepares: as it resumes it
+            gc.freeze()
+            gc.unfreeze()
+            gc.enable()
+        sender.send(("queued", (len(writer.jobs), writer.skipped - skipped)))
+        diffs: dict[str, str] = {}
+        with heap_frozen():  # its render workers fork from here: none walks the model
+            for found in writer.render_all(
+                workers,
+                start=start,
+                collect=site.diffs.drain,
+                done=lambda pages: sender.send(("done", pages)),
+            ):
+                diffs.update(found or {})
+        pages = {path: key for path, key in writer.pages.items() if before.get(path) != key}
+        result = FamilyResult(
+            pages,
+            writer.changed,
+            writer.rendered - rendered,
+            writer.skipped - skipped,
+            diffs,
+            seconds,
+        )
+        sender.send(("result", result))
+    except BaseException as error:
+        with contextlib.suppress(Exception):  # not picklable: the build reports the exit
+            sender.send(("error", error))
+    finally:
+        sender.close()
