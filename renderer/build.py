@@ -111,16 +111,22 @@ def _build(
         progress.stage("render")
         began = time.perf_counter()
         done = progress.pages(len(writer.jobs), writer.skipped)
-        family_result = (
-            family.join_in_background(progress.more_pages, done) if family is not None else None
-        )
+
+        def done_here(pages: int) -> None:  # and what the family beside has done meanwhile
+            done(pages)
+            if family is not None:
+                family.poll(progress.more_pages, done)
+
         with heap_frozen():  # the render workers fork from here: none walks the model
             for new_diffs in writer.render_all(
-                workers, start=lambda: _reopen(site), collect=lambda: site.diffs.drain(), done=done
+                workers,
+                start=lambda: _reopen(site),
+                collect=lambda: site.diffs.drain(),
+                done=done_here,
             ):
                 site.diffs.new.update(new_diffs or {})
-        if family_result is not None:
-            forked = family_result()
+        if family is not None:
+            forked = family.join(progress.more_pages, done)
             writer.take(forked.pages, forked.changed, forked.rendered, forked.skipped)
             site.diffs.new.update(forked.diffs)
             report.timings[FORKED_STEP] = forked.seconds
@@ -178,7 +184,11 @@ def _prepare(
         forked = dict(STEPS)[FORKED_STEP]
         progress.stage(f"{FORKED_STEP} (begun in a process of its own)")
         family = ForkedFamily(
-            site, lambda site: forked(site, {}, compare), workers, start=lambda: _reopen(site)
+            FORKED_STEP,
+            site,
+            lambda site: forked(site, {}, compare),
+            workers,
+            start=lambda: _reopen(site),
         )
         steps = tuple(step for step in STEPS if step[0] != FORKED_STEP)
     try:

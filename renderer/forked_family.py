@@ -6,7 +6,8 @@ spends most of its time there, on one core, and the rule-number family alone (25
 the 31,000 pages) is half of it. Forked once the model is loaded, that family is prepared,
 and its changed pages rendered, beside the rest; what it produced (the keys of its pages
 and files, the files it changed, its counts, the word diffs it computed) comes back through
-a pipe and joins the build's manifest. Its progress comes back the same way, as it goes.
+a pipe and joins the build's manifest. Its progress comes back the same way, and is heard
+between this process's own chunks of pages (no thread: the render workers fork from here).
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
 
 from archive.collector import heap_frozen
 from archive.workers import die_with_parent
@@ -49,13 +48,16 @@ class ForkedFamily:
 
     def __init__(
         self,
+        name: str,
         site: Site,
         prepare: Callable[[Site], object],
         workers: int,
         start: Callable[[], None],
     ) -> None:
-        """`start` runs first in the new process and in each of its render workers (their
-        own database connections: a connection is never shared across a fork)."""
+        """`name` is the family's, for messages; `start` runs first in the new process and
+        in each of its render workers (their own database connections: a connection is
+        never shared across a fork)."""
+        self.name = name
         context = multiprocessing.get_context("fork")
         self.receiver, sender = context.Pipe(duplex=False)
         # not a daemon: daemonic processes may not start the render workers it needs
@@ -64,53 +66,44 @@ class ForkedFamily:
         )
         self.process.start()
         sender.close()  # this end is the child's: its closing there ends recv() with EOF
+        self.outcome: FamilyResult | BaseException | None = None
+
+    def poll(self, queued: Callable[[int, int], None], done: Callable[[int], None]) -> None:
+        """Hear what the family has said so far, without waiting (this process calls it
+        between its own chunks of pages, so the progress bar follows both)."""
+        while self.outcome is None and self.receiver.poll():
+            self._hear(queued, done)
 
     def join(self, queued: Callable[[int, int], None], done: Callable[[int], None]) -> FamilyResult:
         """Wait for the family; `queued(pages, unchanged)` hears how many pages it will
         render, `done(pages)` each chunk rendered."""
         try:
-            while True:
-                try:
-                    what, value = self.receiver.recv()
-                except EOFError:
-                    code = self.process.exitcode if self.process else None
-                    raise SiteBuildError(
-                        f"the process preparing the rule pages ended with no answer (exit {code})"
-                    ) from None
-                if what == "queued":
-                    queued(*value)
-                elif what == "done":
-                    done(value)
-                elif what == "error":
-                    raise value
-                else:
-                    return value  # type: ignore[no-any-return]
+            while self.outcome is None:
+                self._hear(queued, done)
         finally:
             self.close()
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        return self.outcome
 
-    def join_in_background(
-        self, queued: Callable[[int, int], None], done: Callable[[int], None]
-    ) -> Callable[[], FamilyResult]:
-        """Hear the family's progress in a thread, while this process renders its own
-        pages; the returned function waits for the family's result."""
-        outcome: dict[str, Any] = {}
-
-        def listen() -> None:
-            try:
-                outcome["result"] = self.join(queued, done)
-            except BaseException as error:  # raised again by the waiting function
-                outcome["error"] = error
-
-        listener = threading.Thread(target=listen, daemon=True)
-        listener.start()
-
-        def wait() -> FamilyResult:
-            listener.join()
-            if "error" in outcome:
-                raise outcome["error"]
-            return outcome["result"]  # type: ignore[no-any-return]
-
-        return wait
+    def _hear(self, queued: Callable[[int, int], None], done: Callable[[int], None]) -> None:
+        try:
+            what, value = self.receiver.recv()
+        except EOFError:  # it ended without a word: killed, or its outcome would not pickle
+            code = None
+            if self.process is not None:
+                self.process.join()
+                code = self.process.exitcode
+            self.outcome = SiteBuildError(
+                f"the process preparing the {self.name} pages ended with no answer (exit {code})"
+            )
+            return
+        if what == "queued":
+            queued(*value)
+        elif what == "done":
+            done(value)
+        else:  # the result, or the error that stopped it
+            self.outcome = value
 
     def close(self) -> None:
         """End the process (a build that failed elsewhere leaves none behind)."""
@@ -162,7 +155,7 @@ def _run(
             seconds,
         )
         sender.send(("result", result))
-    except BaseException as error:
+    except BaseException as error:  # sent as the outcome, raised again by the build
         with contextlib.suppress(Exception):  # not picklable: the build reports the exit
             sender.send(("error", error))
     finally:

@@ -8,7 +8,6 @@ silence whatever stderr is (`--quiet`, `--json`, the tests' and the bench's buil
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,6 @@ class Progress:
         self._stages: Any = tqdm(disable=True)
         self._pages: Any = None
         self._unchanged = 0
-        self._lock = threading.Lock()
         self._started = False
 
     @classmethod
@@ -41,8 +39,7 @@ class Progress:
         self._stages.set_description(f"build: {name}")
 
     def pages(self, total: int, unchanged: int) -> Callable[[int], None]:
-        """A bar for the `total` pages to render; returns what counts `n` more done (from
-        any thread: a family rendered in a process of its own reports through one)."""
+        """A bar for the `total` pages to render; returns what counts `n` more done."""
         self._unchanged = unchanged
         self._pages = tqdm(
             total=total,
@@ -51,18 +48,13 @@ class Progress:
             disable=self.disable,
             file=sys.stderr,
         )
-        return self._done
+        return self._pages.update  # type: ignore[no-any-return]
 
     def more_pages(self, total: int, unchanged: int) -> None:
         """`total` more pages to render, and `unchanged` more left as they are."""
-        with self._lock:
-            self._unchanged += unchanged
-            self._pages.total += total
-            self._pages.set_description(f"pages ({self._unchanged} unchanged)")
-
-    def _done(self, pages: int) -> None:
-        with self._lock:
-            self._pages.update(pages)
+        self._unchanged += unchanged
+        self._pages.total += total
+        self._pages.set_description(f"pages ({self._unchanged} unchanged)")
 
     def close(self) -> None:
         if self._pages is not None:
