@@ -46,7 +46,7 @@ def test_a_build_that_fails_leaves_no_compare_process(
     def broken(_site: object) -> None:
         raise RuntimeError("a step failed")
 
-    monkeypatch.setattr(renderer.build, "build_rules", broken)  # a step before the compare
+    monkeypatch.setattr(renderer.build, "build_releases", broken)  # a step before the compare
     with pytest.raises(RuntimeError, match="a step failed"):
         build_site(small_lineage, tmp_path / "_site", search=False, workers=2)
     assert not multiprocessing.active_children()
