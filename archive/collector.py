@@ -27,9 +27,15 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
+            resume_collection()
+
+
+def resume_collection() -> None:
+    """Collect again, what was built while paused joining the oldest generation unwalked
+    (`collector_paused`; and a process forked inside such a block, which never leaves it)."""
+    gc.freeze()
+    gc.unfreeze()
+    gc.enable()
 
 
 @contextmanager

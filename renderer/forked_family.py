@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
-from archive.collector import heap_frozen
+from archive.collector import heap_frozen, resume_collection
 from archive.workers import die_with_parent
 from renderer.context import Site
 from renderer.errors import SiteBuildError
@@ -131,10 +131,8 @@ def _run(
         began = time.perf_counter()
         prepare(site)
         seconds = round(time.perf_counter() - began, 2)
-        if not gc.isenabled():  # paused by the build while it prepares: as it resumes it
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
+        if not gc.isenabled():  # paused by the build while it prepares: resumed as there
+            resume_collection()
         sender.send(("queued", (len(writer.jobs), writer.skipped - skipped)))
         diffs: dict[str, str] = {}
         with heap_frozen():  # its render workers fork from here: none walks the model
