@@ -3,8 +3,10 @@
 A full collection walks every tracked object, and one starts whenever the objects that
 survived since the last one reach a quarter of those it kept before. Loading a model of
 hundreds of thousands of tuples and dicts that all stay alive, none of them in a cycle,
-therefore walks them again and again and finds nothing. The work here makes no cycle that
-matters: the few it makes are collected later, when the collector runs again.
+therefore walks them again and again and finds nothing. The pipeline's writing stages
+(ingest, lineage, derived answers, examples) and the site build pause it for that reason.
+The work here makes no cycle that matters: the few it makes are collected later, when the
+collector runs again.
 """
 
 from __future__ import annotations

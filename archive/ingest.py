@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.collector import collector_paused
 from archive.decode import decode_capture
 from archive.errors import CaptureError
 from archive.limits import MAX_CLAUSES
@@ -66,6 +67,7 @@ def text_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=10).hexdigest()
 
 
+@collector_paused()  # the known hashes grow to every text of the archive, and are kept
 def ingest_captures(
     db: Database,
     captures_dir: Path = CAPTURES_DIR,

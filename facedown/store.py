@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.collector import collector_paused
 from archive.query import release_in_force
 from facedown.run import run_all
 from facedown.scenarios import SCENARIOS
@@ -49,6 +50,7 @@ def stale_releases(db: Database) -> list[str]:
     return [release for release in sorted(wanted) if done.get(release) != wanted[release]]
 
 
+@collector_paused()  # every era's clauses are kept to the end of the run
 def store_examples(db: Database) -> dict[str, Any]:
     """Run the scenarios on the releases whose records are missing or stale."""
     wanted = examples_signatures(db)

@@ -42,6 +42,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.collector import collector_paused
 from archive.query import release_dates
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
 from lineage.align import GROUP, Clause, joined_examples
@@ -89,6 +90,7 @@ def first_stale(db: Database) -> str | None:
     return min(stale) if stale else None
 
 
+@collector_paused()  # every release's members, states and texts are kept to the end
 def build_derived(db: Database) -> dict[str, Any]:
     """Compute and store the derived answers of every release that needs them."""
     start = first_stale(db)

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Protocol
 
 from sqlite_utils import Database
 
+from archive.collector import collector_paused
 from archive.store import store_file
 from archive.workers import die_with_parent
 from lineage.align import (
@@ -164,6 +165,7 @@ class _Lineages:
         )
 
 
+@collector_paused()  # the releases' members and lineage rows are kept to the end
 def build_lineage(db: Database) -> dict[str, Any]:
     """Align every release that needs it and store its lineages; returns what was done.
 
@@ -233,6 +235,7 @@ def _submit_derived(
     return pool.submit(_align_derived_in_worker, path, release, official).result
 
 
+@collector_paused()  # (a worker forked by `build_lineage` inherits the pause)
 def _align_derived_in_worker(path: str, release: str, official: list[str]) -> DerivedAlignments:
     db = Database(sqlite3.connect(path))
     try:
@@ -363,6 +366,7 @@ def _aligned_pairs(db: Database, dates: list[str]) -> Iterator[tuple[Alignment, 
         yield align(old, new), new
 
 
+@collector_paused()  # the run's clauses are kept to its end
 def _align_run_in_worker(path: str, dates: list[str]) -> list[_Packed]:
     db = Database(sqlite3.connect(path))
     try:
