@@ -235,7 +235,7 @@ def _submit_derived(
     return pool.submit(_align_derived_in_worker, path, release, official).result
 
 
-@collector_paused()  # (a worker forked by `build_lineage` inherits the pause)
+@collector_paused()  # the releases around the copy are kept to its end
 def _align_derived_in_worker(path: str, release: str, official: list[str]) -> DerivedAlignments:
     db = Database(sqlite3.connect(path))
     try:
