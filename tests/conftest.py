@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -201,6 +202,16 @@ def base_url(small_site: Path) -> Iterator[str]:
     yield base
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def collector_on() -> Iterator[None]:
+    """The cyclic collector on for the test, then as it was (archive.collector's tests)."""
+    was_enabled = gc.isenabled()
+    gc.enable()
+    yield
+    if not was_enabled:
+        gc.disable()
 
 
 @pytest.fixture(scope="session")

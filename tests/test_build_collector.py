@@ -7,7 +7,6 @@ every build's garbage)."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,15 +15,6 @@ from sqlite_utils import Database
 import renderer.build
 from archive.collector import collector_paused, heap_frozen
 from renderer.build import build_site
-
-
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.enable()
-    yield
-    if not was_enabled:
-        gc.disable()
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -28,7 +28,7 @@ INGESTED = ("1999-04-23", "1999-11-01", "2001-07-23")
 
 
 @pytest.fixture
-def collections() -> Iterator[list[int]]:
+def collections(collector_on: None) -> Iterator[list[int]]:
     """The generation of each collection that starts in this process, the collector on."""
     seen: list[int] = []
 
@@ -36,13 +36,9 @@ def collections() -> Iterator[list[int]]:
         if phase == "start":
             seen.append(info["generation"])
 
-    was_enabled = gc.isenabled()
-    gc.enable()
     gc.callbacks.append(note)
     yield seen
     gc.callbacks.remove(note)
-    if not was_enabled:
-        gc.disable()
 
 
 def runs_without_collection(stage: Callable[[], object], seen: list[int]) -> None:
