@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -317,6 +318,37 @@ def _nearest(db: Database, day: str) -> str:
         return f"; the release in force then is {before}"
     first = db.execute("SELECT min(date) FROM releases").fetchone()[0]
     return f"; the first is {first}" if first else ": it holds no release (run ingest)"
+
+
+RULE_KINDS = ("rule", "subrule")  # the parts whose examples are part of their wording
+
+
+def examples_of_parts(db: Database, part_ids: Iterable[int]) -> dict[int, list[str]]:
+    """Part id -> the texts of its examples, in order (empty for a part that has none, and
+    for any part but a rule or subrule, as in the change lists: `lineage.compare`).
+
+    A rule's examples are the example parts printed right after it whose parent is its
+    number (the parser gives an example the rule it follows), so each part's are read by one
+    short walk along its capture's positions, not by a scan of the whole release."""
+    found: dict[int, list[str]] = {}
+    for part_id in dict.fromkeys(part_ids):
+        row = db.execute(
+            "SELECT capture_id, position, number, kind FROM parts WHERE id = ?", [part_id]
+        ).fetchone()
+        texts: list[str] = []
+        if row is not None and row[3] in RULE_KINDS:
+            capture_id, position, number, _kind = row
+            for kind, parent, text in db.execute(
+                """SELECT p.kind, p.parent, v.text FROM parts p
+                   JOIN clause_versions v ON v.hash = p.version_hash
+                   WHERE p.capture_id = ? AND p.position > ? ORDER BY p.position""",
+                [capture_id, position],
+            ):
+                if kind != "example" or parent != number:
+                    break
+                texts.append(text)
+        found[part_id] = texts
+    return found
 
 
 def rebuild_text(db: Database, capture_id: int) -> str:

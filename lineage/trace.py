@@ -13,7 +13,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.explanations import annotate_trace
-from archive.query import canonical_number, release_in_force
+from archive.query import canonical_number, examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
 from lineage.evidence import evidence
 
@@ -94,6 +94,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         for row in db.query(
             f"""SELECT e.lineage_id, e.release, e.kind, e.old_numbers, e.new_numbers,
                        e.related_lineages, e.similarity, e.method, e.score, e.weak,
+                       e.old_part_id, e.new_part_id,
                        new_v.text AS new_text,
                        old_v.text AS old_text, new_m.number AS number
                 FROM lineage_events e
@@ -107,6 +108,10 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
             [*lineages, lineage],
         )
     ]
+    parts = [entry.pop("part") for entry in entries]
+    examples = examples_of_parts(db, (part for part in parts if part is not None))
+    for entry, part in zip(entries, parts, strict=True):  # part of its wording, as in `diff`
+        entry["examples"] = examples.get(part, []) if part is not None else []
     alive = _numbers_in(db, lineages, newest)
     result = {
         "rule": canonical_number(rule),
@@ -143,6 +148,7 @@ def _entry(row: dict[str, Any]) -> dict[str, Any]:
         "number": old_numbers[0] if removed else row["number"] or new_numbers[0],
         "kind": row["kind"],
         "text": row["old_text"] if removed else row["new_text"],
+        "part": row["old_part_id"] if removed else row["new_part_id"],  # for its examples
         "old": old_numbers,
         "new": new_numbers,
         "lineage": row["lineage_id"],

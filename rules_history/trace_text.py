@@ -2,7 +2,9 @@
 
 A split or a merge is one event of several lineages (the trace lists an entry per lineage);
 the reader sees it once: one heading, then each resulting clause once. A clause that had a
-wording before is shown as the word diff from that wording, a new one in full.
+wording before is shown as the word diff from that wording, a new one in full. A rule's
+examples are part of its wording, as in `diff`: each is shown on a line of its own under
+the rule, so that a change of the examples only (`example`) shows what changed.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from archive.worddiff import word_diffs
 from lineage.evidence import uncertain_mark
+from lineage.stored_diffs import member_text
 from vocabulary.kinds import MERGED, SPLIT
 
 Diff = list[tuple[int, str]]
@@ -60,6 +63,15 @@ def events(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return list(groups.values())
 
 
+def wording(entry: dict[str, Any]) -> str:
+    r"""What an entry's word diff covers: the clause's text, then its examples, one a line.
+
+    >>> wording({"text": "Trample.", "examples": ["Example: A 6/6 ..."]})
+    'Trample.\nExample: A 6/6 ...'
+    """
+    return member_text(entry["text"] or "", entry.get("examples") or [])
+
+
 def _pieces(
     event: list[dict[str, Any]], previous: dict[int, str]
 ) -> list[tuple[dict[str, Any], str | None]]:
@@ -68,7 +80,7 @@ def _pieces(
     whose entry lists every source)."""
     chosen: dict[tuple[str, str], dict[str, Any]] = {}
     for entry in event:
-        key = (entry["number"], entry["text"] or "")
+        key = (entry["number"], wording(entry))
         best = chosen.get(key)
         if best is None or (
             (entry["lineage"] in previous, len(entry["old"]))
@@ -87,9 +99,9 @@ def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
         blocks.append((event, pieces))
         for entry in event:
             if entry["kind"] != "removed":
-                previous[entry["lineage"]] = entry["text"] or ""
+                previous[entry["lineage"]] = wording(entry)
     pairs = [
-        (before, entry["text"] or "")
+        (before, wording(entry))
         for _event, pieces in blocks
         for entry, before in pieces
         if before is not None
@@ -102,9 +114,12 @@ def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
         mark = uncertain_mark(first)
         yield f"{first['release']}  {first['kind']:<20} {_numbers(old)} -> {_numbers(new)}{mark}"
         for entry, before in pieces:
-            text = (entry["text"] or "") if before is None else render_diff(next(diffs))
+            text = wording(entry) if before is None else render_diff(next(diffs))
             label = f"{entry['number']}: " if len(pieces) > 1 else ""
-            yield f"    {label}{text.replace(chr(10), ' ')}"
+            first_line, *examples = text.split("\n")
+            yield f"    {label}{first_line}"
+            for line in examples:  # its examples, each on a line of its own
+                yield f"      {line}"
         shown: set[str] = set()
         for entry in event:
             for item in entry["explanations"]:

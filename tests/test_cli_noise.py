@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import takewhile
 
 import pytest
 from click.testing import CliRunner
@@ -105,4 +106,24 @@ def test_trace_text_shows_a_merge_once_as_a_diff_from_the_clause_kept(store_file
     assert sum(line.startswith("2008-02-01") for line in lines) == 1
     after = lines[lines.index(merged) + 1 :]
     assert after[0].startswith("    [-A -]{+One +}continuous effect can override another{+. ")
-    assert after[1].startswith("2009-07-08  renumbered")
+    # its examples follow, each on a line of its own, as a diff too
+    examples = list(takewhile(lambda line: line.startswith("      Example: "), after[1:]))
+    assert examples[0].startswith("      Example: Two [-enchantments -]{+Auras +}are played")
+    assert after[1 + len(examples)].startswith("2009-07-08  renumbered")
+
+
+def test_trace_shows_a_change_of_the_examples_only(store_file: str) -> None:
+    # 2021-07-12 changed only an example of 607.5a ("And" -> "and"): the rule's own words
+    # are the same, so the change is `example`, and the trace shows the example's word diff
+    # on a line of its own under the rule, as `diff` does, not the rule's words unchanged
+    lines = cli(store_file, "trace", "607.5a@2021-07-12").splitlines()
+    at = lines.index("2021-07-12  example              607.5a -> 607.5a")
+    rule, first_example = lines[at + 1], lines[at + 2]
+    assert rule.startswith("    If an object gains an ability") and "{+" not in rule
+    assert first_example.startswith("      Example: Voice of All enters the battlefield")
+    assert "[-And -]{+and +}" in first_example
+    # in JSON each entry carries its rule's examples, the ones `show` prints for that release
+    traced = json.loads(cli(store_file, "trace", "607.5a@2021-07-12", "--json"))
+    entry = next(e for e in traced["entries"] if e["release"] == "2021-07-12")
+    shown = json.loads(cli(store_file, "show", "607.5a", "--as-of", "2021-07-12", "--json"))
+    assert entry["examples"] == shown["examples"] and len(shown["examples"]) == 2
