@@ -13,9 +13,11 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.explanations import annotate_trace
+from archive.lookup import find
 from archive.query import canonical_number, examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
 from lineage.evidence import evidence
+from vocabulary.numbers import is_rule_number
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
 
@@ -37,8 +39,9 @@ def split_rule_at(text: str) -> tuple[str, str | None]:
 
 
 def find_lineage(db: Database, rule: str, release: str) -> int:
-    """The lineage of the clause numbered `rule` in `release`."""
-    number = canonical_number(rule)
+    """The lineage of the clause numbered `rule` in `release` (or of the glossary entry
+    whose term `rule` is: `lineage_members.number` holds an entry's term)."""
+    number = canonical_number(rule) if is_rule_number(rule.strip().rstrip(".")) else rule
     row = db.execute(
         "SELECT lineage_id FROM lineage_members WHERE release = ? AND number = ?",
         [release, number],
@@ -49,7 +52,8 @@ def find_lineage(db: Database, rule: str, release: str) -> int:
             [number, release],
         ).fetchone()[0]
         hint = f"; it was last numbered so in {later} (try {number}@{later})" if later else ""
-        raise LookupFailed(f"there is no rule {number} in the {release} release{hint}")
+        what = "rule" if number != rule or is_rule_number(number) else "glossary entry"
+        raise LookupFailed(f"there is no {what} {number} in the {release} release{hint}")
     return int(row[0])
 
 
@@ -80,12 +84,16 @@ def related_lineages(db: Database, start: int) -> list[int]:
 
 
 def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
-    """The whole history of the clause numbered `rule` in the release in force on `as_of`."""
+    """The whole history of the clause `rule` designates in the release in force on `as_of`:
+    a number, or a section or keyword title or a glossary term, found as `show` finds it
+    (`archive.lookup.find`: "morph" is 502.26 in 2002 and 702.37 in 2024)."""
     require_lineage(db)
     if as_of is None:
         rule, as_of = split_rule_at(rule)
     release = release_in_force(db, as_of)
-    lineage = find_lineage(db, rule, release)
+    found = find(db, release, rule)  # a number, or a title or term as `show` reads it
+    label = found.term if found.term is not None else canonical_number(found.number or rule)
+    lineage = find_lineage(db, label, release)
     lineages = related_lineages(db, lineage)
     newest = release_in_force(db, None)
     marks = ", ".join("?" for _ in lineages)
@@ -114,7 +122,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         entry["examples"] = examples.get(part, []) if part is not None else []
     alive = _numbers_in(db, lineages, newest)
     result = {
-        "rule": canonical_number(rule),
+        "rule": label,
         "as_of": as_of,
         "release": release,
         "lineage": lineage,

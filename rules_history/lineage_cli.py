@@ -42,9 +42,10 @@ def _numbers(numbers: list[str]) -> str:
 def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     """Follow a rule through every release where its number or words changed.
 
-    RULE[@DATE] names the clause by its number in the release in force on DATE, such as
-    504.2@2008-03-17 (no date: the newest release); the history goes backwards and
-    forwards across renumbering, splits and merges."""
+    RULE[@DATE] names the clause in the release in force on DATE, by its number, such as
+    504.2@2008-03-17, or as `show` reads names: a section or keyword title or a glossary
+    term (morph@2005-01-01 is 502.26); no date: the newest release. The history goes
+    backwards and forwards across renumbering, splits and merges."""
     from archive.explanations import one_line
     from lineage.derived import DERIVED_NOTE, is_derived
     from lineage.trace import split_rule_at

@@ -64,12 +64,16 @@ def events(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def wording(entry: dict[str, Any]) -> str:
-    r"""What an entry's word diff covers: the clause's text, then its examples, one a line.
+    r"""What an entry's word diff covers: the clause's text on one line (a glossary entry's
+    term and definition too), then its examples, one a line.
 
     >>> wording({"text": "Trample.", "examples": ["Example: A 6/6 ..."]})
     'Trample.\nExample: A 6/6 ...'
+    >>> wording({"text": "Mana Burn\nWhen a phase ends ...", "examples": []})
+    'Mana Burn When a phase ends ...'
     """
-    return member_text(entry["text"] or "", entry.get("examples") or [])
+    text = (entry["text"] or "").replace("\n", " ")
+    return member_text(text, entry.get("examples") or [])
 
 
 def _pieces(

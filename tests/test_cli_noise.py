@@ -127,3 +127,23 @@ def test_trace_shows_a_change_of_the_examples_only(store_file: str) -> None:
     entry = next(e for e in traced["entries"] if e["release"] == "2021-07-12")
     shown = json.loads(cli(store_file, "show", "607.5a", "--as-of", "2021-07-12", "--json"))
     assert entry["examples"] == shown["examples"] and len(shown["examples"]) == 2
+
+
+def test_trace_finds_a_clause_by_its_title_or_term_as_show_does(store_file: str) -> None:
+    # "morph" names 502.26 in 2008 (702.37 in 2024): trace reads names as show does
+    shown = json.loads(cli(store_file, "show", "morph", "--as-of", "2008-02-01", "--json"))
+    by_name = json.loads(cli(store_file, "trace", "morph@2008-02-01", "--json"))
+    by_number = json.loads(cli(store_file, "trace", "502.26@2008-02-01", "--json"))
+    assert shown["number"] == by_name["rule"] == "502.26"
+    assert by_name["lineage"] == by_number["lineage"]
+    assert by_name["entries"] == by_number["entries"]
+    # a glossary entry by its term: its own history, renamed when it became obsolete
+    burn = json.loads(cli(store_file, "trace", "Mana Burn@2008-02-01", "--json"))
+    assert burn["rule"] == "Mana Burn"
+    assert burn["current_number"] == "Mana Burn (Obsolete)"
+    assert {e["number"] for e in burn["entries"]} >= {"Mana Burn", "Mana Burn (Obsolete)"}
+    # a name that is nothing: one line, with the nearest names of that release
+    result = CliRunner().invoke(main, ["trace", "morf@2008-02-01", "--db", store_file])
+    assert result.exit_code != 0
+    assert result.output.startswith("error: nothing is called 'morf' in the 2008-02-01 release")
+    assert len(result.output.strip().splitlines()) == 1
