@@ -7,6 +7,7 @@ titles and terms of that release as suggestions.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -19,6 +20,8 @@ from vocabulary.numbers import is_rule_number
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
 SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
+# The note a glossary term may carry: a term named without it still finds its entry.
+TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,8 @@ def _names(db: Database, release: str) -> list[tuple[str, Found]]:
 
 
 def find(db: Database, release: str, name: str) -> Found:
-    """The clause `name` designates in `release`: a number as it is, else a title or term."""
+    """The clause `name` designates in `release`: a number as it is, else a title or term
+    (a term also without its note: "Mana Burn" finds "Mana Burn (Obsolete)")."""
     cleaned = name.strip().rstrip(".")
     if is_rule_number(cleaned):
         return Found(cleaned, None, "number")
@@ -86,6 +90,9 @@ def find(db: Database, release: str, name: str) -> Found:
     wanted = fold(cleaned)
     for title, found in names:
         if fold(title) == wanted:
+            return found
+    for title, found in names:  # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
+        if found.term is not None and fold(TERM_NOTE.sub("", title)) == wanted:
             return found
     raise LookupFailed(_nothing_called(cleaned, release, names))
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.lookup import find
 from archive.query import canonical_number, resolve_release
 from lineage.derived import is_derived
 from lineage.freshness import require_current
@@ -20,12 +21,17 @@ from vocabulary.numbers import is_under
 
 
 def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[dict[str, Any]]:
-    """`number`, `since`, `text_since`, `lineage` for each clause of `release`, in order.
+    """`number`, `since`, `text_since`, `lineage` for each clause of `release`, in order;
+    with `rule_prefix`, only the clauses numbered so or under it (a title or a glossary term
+    is read as `show` reads it: "morph" is 702.37 in 2024).
 
     Read from the `blame` table that `lineage.answers` computes (the site reads it too)."""
     require_current(db)
     when = resolve_release(db, release)
-    prefix = canonical_number(rule_prefix) if rule_prefix else None
+    # a number, or a title or term as `show` reads it in that release (archive.lookup)
+    named = find(db, when, rule_prefix) if rule_prefix else None
+    term = named.term if named else None
+    prefix = canonical_number(named.number or "") if named and term is None else None
     rows = db.query(
         """SELECT b.number, m.kind, b.lineage_id AS lineage, l.first_release, b.since,
                   b.text_since
@@ -37,7 +43,9 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
     found = [
         {"release": when, **row}
         for row in rows
-        if prefix is None or (row["kind"] != "glossary" and is_under(row["number"], prefix))
+        if named is None
+        or (term is not None and row["kind"] == "glossary" and row["number"] == term)
+        or (prefix is not None and row["kind"] != "glossary" and is_under(row["number"], prefix))
     ]
     if is_derived(db, when):  # its words are the copy's (lineage.derived)
         for row in found:

@@ -140,7 +140,11 @@ def _is_noise(change: dict[str, Any]) -> bool:
 
 @click.command()
 @click.argument("release")
-@click.option("--rule", "rule_prefix", help="Only clauses numbered so, or under it (e.g. 504).")
+@click.option(
+    "--rule",
+    "rule_prefix",
+    help="Only clauses numbered so, or under it (e.g. 504), or a title or term (e.g. morph).",
+)
 @db_option
 @json_option
 @reports_errors

@@ -147,3 +147,19 @@ def test_trace_finds_a_clause_by_its_title_or_term_as_show_does(store_file: str)
     assert result.exit_code != 0
     assert result.output.startswith("error: nothing is called 'morf' in the 2008-02-01 release")
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_blame_of_a_title_or_term_is_blame_of_what_it_names(store_file: str) -> None:
+    def blamed(rule: str) -> list[dict[str, object]]:
+        return json.loads(cli(store_file, "blame", "2024-06-07", "--rule", rule, "--json"))
+
+    by_number = blamed("702.37")
+    assert blamed("morph") == by_number and len(by_number) > 3  # 702.37 and its subrules
+    burn = blamed("Mana Burn (Obsolete)")
+    assert [row["number"] for row in burn] == ["Mana Burn (Obsolete)"]
+    # a term named without its note finds its entry, in blame, show and trace alike
+    assert blamed("mana burn") == burn
+    shown = json.loads(cli(store_file, "show", "mana burn", "--as-of", "2024-06-07", "--json"))
+    assert shown["term"] == "Mana Burn (Obsolete)"
+    traced = json.loads(cli(store_file, "trace", "mana burn@2024-06-07", "--json"))
+    assert traced["lineage"] == burn[0]["lineage"]
