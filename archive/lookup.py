@@ -20,8 +20,8 @@ from vocabulary.numbers import is_rule_number
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
 SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
-# The note a glossary term may carry: a term named without it still finds its entry.
-TERM_NOTE = re.compile(r"\s*\((?:Obsolete|Informal|Deprecated)\)", re.IGNORECASE)
+# The note a name may end with ("In Play (Obsolete)"): named without it, it is still found.
+NOTE = re.compile(r"\s*\([^)]*\)$")
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,17 @@ def fold(text: str) -> str:
         text = text.replace(dash, " ")
     text = "".join(ch for ch in text if ch not in "\"'\u2018\u2019\u201c\u201d")
     return " ".join(text.split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by when they are not the same: folded (`fold`), a
+    trailing note such as "(Obsolete)" or "(Informal)" dropped. The site's lookup box keys
+    its names so (renderer.names, static/lookup.js).
+
+    >>> name_key("In Play (Obsolete)"), name_key("Face-Down"), name_key("“Storm”")
+    ('in play', 'face down', 'storm')
+    """
+    return NOTE.sub("", fold(name)).strip()
 
 
 def is_heading(kind: str, text: str) -> bool:
@@ -91,8 +102,9 @@ def find(db: Database, release: str, name: str) -> Found:
     for title, found in names:
         if fold(title) == wanted:
             return found
+    bare = name_key(cleaned)
     for title, found in names:  # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
-        if found.term is not None and fold(TERM_NOTE.sub("", title)) == wanted:
+        if name_key(title) == bare:
             return found
     raise LookupFailed(_nothing_called(cleaned, release, names))
 

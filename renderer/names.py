@@ -4,7 +4,8 @@
 glossary term, each with the page it leads to, its numbers and years. `search/numbers/C.json`
 (one file per first character of a number, so a lookup fetches a few kilobytes, not all
 5,500 numbers): each number with every clause that carried it, today's first. Matching is on
-`name_key`, which static/lookup.js computes the same way for what the reader types.
+`archive.lookup.name_key` (the CLI's lookup falls back to it too), which static/lookup.js
+computes the same way for what the reader types.
 """
 
 from __future__ import annotations
@@ -14,25 +15,14 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from archive.lookup import fold
+from archive.lookup import name_key
 from renderer.context import Site
 from renderer.environment import is_rule_number
 from renderer.pages_keywords import Keyword, keyword_url
 
-QUALIFIER = re.compile(r"\s*\([^)]*\)$")  # "In Play (Obsolete)": the term is "In Play"
 TERM_WORDS = 8  # a glossary "term" longer than this is a definition run into its term
 SENTENCE = re.compile(r"[.!?:;]\s")  # nor is a term with a sentence break in it
 LABEL_WORDS = 10  # words of a clause's text shown as its title when it has none
-
-
-def name_key(name: str) -> str:
-    """What two names are compared by: folded (archive.lookup.fold), a trailing
-    "(Obsolete)" or "(Informal)" dropped.
-
-    >>> name_key("In Play (Obsolete)"), name_key("Face-Down"), name_key("“Storm”")
-    ('in play', 'face down', 'storm')
-    """
-    return QUALIFIER.sub("", fold(name)).strip()
 
 
 def is_term(name: str) -> bool:

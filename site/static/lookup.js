@@ -6,7 +6,7 @@
   var NUMBER = /^\d+(\.\d+[a-z]*)?$/;
   var cache = {};
 
-  // As renderer/names.py name_key: NFKC, case folded, dashes as spaces, quotes dropped,
+  // As archive/lookup.py name_key: NFKC, case folded, dashes as spaces, quotes dropped,
   // a trailing "(Obsolete)" dropped, spaces collapsed.
   function key(text) {
     var s = text.normalize("NFKC").toLowerCase().replace(/[-\u2010-\u2014]/g, " ")
