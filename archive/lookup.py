@@ -18,6 +18,7 @@ from archive.errors import LookupFailed
 from vocabulary.numbers import is_rule_number
 
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
+NAME_SHOWN = 80  # characters of an unknown name an error repeats: it stays one readable line
 SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
 # The note a name may end with ("In Play (Obsolete)"): named without it, it is still found.
@@ -104,7 +105,7 @@ def find(db: Database, release: str, name: str) -> Found:
             return found
     bare = name_key(cleaned)
     for title, found in names:  # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
-        if name_key(title) == bare:
+        if bare and name_key(title) == bare:
             return found
     raise LookupFailed(_nothing_called(cleaned, release, names))
 
@@ -121,7 +122,8 @@ def _nothing_called(name: str, release: str, names: list[tuple[str, Found]]) -> 
         found = names[index][1]
         where = found.number if found.number else "glossary"
         offers.append(f"{titles[index]} ({where})")
-    message = f"nothing is called {name!r} in the {release} release"
+    shown = name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…"
+    message = f"nothing is called {shown!r} in the {release} release"
     if offers:
         return f"{message}; did you mean: {', '.join(offers)}?"
     return f"{message} (give a rule number such as 708.2a, a section or keyword title, or a term)"

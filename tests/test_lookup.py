@@ -73,3 +73,13 @@ def test_a_name_that_matches_nothing_gets_suggestions_in_one_line(db: Path) -> N
     assert result.stderr.count("\n") == 1
     assert "nothing is called 'morhp' in the 2024-06-07 release" in result.stderr
     assert "Morph (702.37)" in result.stderr
+
+
+def test_a_long_name_that_matches_nothing_is_shortened_in_its_one_line(db: Path) -> None:
+    name = "morph " * 1000  # six thousand characters, pasted by mistake
+    result = run("show", name, db=db)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "nothing is called 'morph morph" in result.stderr
+    assert "…' in the 2024-06-07 release" in result.stderr
+    assert len(result.stderr) < 600  # the name shown in full would be 6,000 characters
