@@ -271,7 +271,10 @@ def _missing_message(db: Database, number: str, release: str) -> str:
     )["r"]
     message = f"there is no rule {number} in the {release} release"
     if last:
-        message += f"; it was last numbered so in {last} (try --as-of {last}, or `trace`)"
+        message += (
+            f"; it was last numbered so in {last} (try --as-of {last}, or `trace {number}@{last}`"
+            " for its number now)"
+        )
     elif later:
         message += f"; that number first appears in {later}"
     else:

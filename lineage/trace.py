@@ -16,7 +16,7 @@ from archive.explanations import annotate_trace
 from archive.lookup import find
 from archive.query import canonical_number, examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
-from lineage.evidence import evidence
+from lineage.evidence import UNCERTAIN, evidence, evidence_between
 from vocabulary.numbers import is_rule_number
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
@@ -47,14 +47,34 @@ def find_lineage(db: Database, rule: str, release: str) -> int:
         [release, number],
     ).fetchone()
     if row is None:
-        later = db.execute(
-            "SELECT max(release) FROM lineage_members WHERE number = ? AND release < ?",
-            [number, release],
-        ).fetchone()[0]
-        hint = f"; it was last numbered so in {later} (try {number}@{later})" if later else ""
         what = "rule" if number != rule or is_rule_number(number) else "glossary entry"
-        raise LookupFailed(f"there is no {what} {number} in the {release} release{hint}")
+        missing = f"there is no {what} {number} in the {release} release"
+        raise LookupFailed(missing + _where_it_went(db, number, release))
     return int(row[0])
+
+
+def _where_it_went(db: Database, number: str, release: str) -> str:
+    """For a number `release` lacks: the last release before it that had the number, and
+    the number that clause has in `release` (an old citation's number today), if any."""
+    last = db.execute(
+        "SELECT max(release) FROM lineage_members WHERE number = ? AND release < ?",
+        [number, release],
+    ).fetchone()[0]
+    if last is None:
+        return ""
+    now = db.execute(
+        """SELECT later.number, later.lineage_id FROM lineage_members earlier
+           JOIN lineage_members later
+           ON later.lineage_id = earlier.lineage_id AND later.release = ?
+           WHERE earlier.release = ? AND earlier.number = ?""",
+        [release, last, number],
+    ).fetchone()
+    said = f"; it was last numbered so in {last}, and that clause"
+    if now is None:
+        return f"{said} is not in it (try {number}@{last} to see where it went)"
+    link = evidence_between(db, last, release, [now[1]]).get(now[1], {})
+    doubt = f" (an {UNCERTAIN})" if link.get("weak") else ""
+    return f"{said} is {now[0]} there{doubt} (try {number}@{last})"
 
 
 def related_lineages(db: Database, start: int) -> list[int]:

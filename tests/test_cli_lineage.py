@@ -111,6 +111,22 @@ def test_trace_reports_a_number_from_the_past(store_file: str) -> None:
     result = CliRunner().invoke(main, ["trace", "502.26a", "--db", store_file])
     assert result.exit_code == 1
     assert "502.26a@2009-05-01" in result.output  # last numbered so: try it there
+    # and what that clause is numbered in the release asked about: an old citation's
+    # number today, as `trace 502.26a@2009-05-01` would end
+    assert "that clause is 702.37a there" in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_a_gone_number_whose_clause_went_on_a_weak_link_says_so(store_file: str) -> None:
+    # 310.4 (combat damage is dealt) became 510.2 in 2009 (the ground truth agrees), a link
+    # made by where the clause sits, its words much rewritten: weak evidence, said so
+    result = CliRunner().invoke(main, ["trace", "310.4@2009-07-08", "--db", store_file])
+    assert result.exit_code == 1
+    assert result.output == (
+        "error: there is no rule 310.4 in the 2009-07-08 release; it was last numbered so in"
+        " 2009-05-01, and that clause is 510.2 there (an uncertain link)"
+        " (try 310.4@2009-05-01)\n"
+    )
 
 
 def test_trace_of_a_reused_number_follows_the_newest_clause(store_file: str) -> None:
