@@ -15,9 +15,10 @@ the permalink and the access date.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from lineage.evidence import NO_EVIDENCE, evidence
 from renderer.model import SiteModel
 from renderer.queries import Run
 
@@ -42,6 +43,9 @@ class Segment:
     previous: dict[str, Any] | None = None  # the run before (what the number was)
     following: dict[str, Any] | None = None  # the run after (when it is used again)
     history: str | None = None  # the history page of the clause the segment talks of
+    # how certain the link from the number's run to that clause is (lineage.evidence): the
+    # first weak decision of its lineage between them, else NO_EVIDENCE
+    link: dict[str, Any] = field(default_factory=lambda: NO_EVIDENCE)
 
 
 def number_segments(
@@ -94,7 +98,40 @@ def _unused(
     last = following["first"] if following else (dates[end] if end < len(dates) else None)
     ends: list[str | None] = [dates[at] for at, _numbers in changes[1:]]
     ends.append(last)
+    events = model.events.get(lineage, []) if lineage is not None else []
     return [
-        Segment(dates[at], until, "unused", None, numbers, previous, following, history)
+        Segment(
+            dates[at],
+            until,
+            "unused",
+            None,
+            numbers,
+            previous,
+            following,
+            history,
+            _link(events, dates[at], previous, following) if numbers else NO_EVIDENCE,
+        )
         for (at, numbers), until in zip(changes, ends, strict=True)
     ]
+
+
+def _link(
+    events: list[dict[str, Any]],
+    day: str,
+    previous: dict[str, Any] | None,
+    following: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The evidence of the link between the number's run and the clause in release `day`:
+    the first weak decision of the clause's lineage after the run before and up to `day`
+    (or after `day` and up to the run after), else NO_EVIDENCE. What `rules-history trace`
+    says of a number no longer in use ("an uncertain link") the page says too."""
+    if previous is not None:
+        after, upto = previous["last"], day
+    elif following is not None:
+        after, upto = day, following["first"]
+    else:
+        return NO_EVIDENCE
+    for event in events:  # in release order
+        if after < event["release"] <= upto and event["weak"]:
+            return evidence(event["method"], event["score"], event["weak"])
+    return NO_EVIDENCE

@@ -180,4 +180,5 @@ def _segment_key(segment: Segment) -> tuple[Any, ...]:
         url(segment.previous),
         url(segment.following),
         segment.history,
+        tuple(sorted(segment.link.items())),
     )

@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from sqlite_utils import Database
 from static_host import static_host
 
+from archive.errors import LookupFailed
+from lineage.trace import trace
 from renderer.environment import long_date
 from renderer.serve import serve_in_thread
 
@@ -71,6 +74,28 @@ def test_serve_says_what_an_unused_number_became(served: str) -> None:
     assert '<a href="/rule/707.2a/2012-01-01/">707.2a</a>' in view
     status, became = fetch(served + "/rule/707.2a/2012-01-01/")
     assert status == 200 and "as of January 1, 2012" in became
+
+
+def test_what_an_unused_number_became_is_marked_when_the_link_is_weak(
+    served: str, small_site: Path, small_lineage: Database
+) -> None:
+    """310.4 (combat damage is dealt) went on as 510.2 in 2009 by a weak link (where it sat,
+    its words rewritten): the number page and the day's answer mark it as `trace` does; the
+    strong link of 502.26e to 707.2a is not marked."""
+    day = "/rule/310.4/2012-01-01/"
+    status, html = fetch(served + day)
+    view = html.split('<div id="asof-day" class="asof-view">', 1)[1].split("</div>", 1)[0]
+    became = '<a href="/rule/510.2/2012-01-01/">510.2</a> <a class="uncertain"'
+    assert status == 200 and became in view
+    listed = BeautifulSoup((small_site / "rule/310.4/index.html").read_text(), "html.parser")
+    unused = [li for li in listed.select("li.day-unused") if "510.2" in li.get_text()]
+    assert unused and all(li.select_one("a.uncertain") for li in unused)
+    strong = BeautifulSoup((small_site / "rule/502.26e/index.html").read_text(), "html.parser")
+    assert any("707.2a" in li.get_text() for li in strong.select("li.day-unused"))
+    assert not strong.select("li.day-unused a.uncertain")
+    # the CLI says the same of the number
+    with pytest.raises(LookupFailed, match=r"that clause is 510\.2 there \(an uncertain link\)"):
+        trace(small_lineage, "310.4", "2009-07-08")
 
 
 def test_every_day_has_one_answer_on_every_number_page(small_site: Path) -> None:
