@@ -18,6 +18,7 @@ from sqlite_utils import Database
 
 from archive.collector import collector_paused
 from archive.errors import LookupFailed
+from archive.lookup import Found, find
 from archive.query import canonical_number, release_dates, resolve_release
 from lineage.align import (
     ADDED,
@@ -35,7 +36,7 @@ from lineage.evidence import add_evidence
 from lineage.stored_diffs import member_text, stored_word_diffs
 from lineage.stored_kinds import clause_state, kinds_key, stored_kinds
 from lineage.trace import require_lineage
-from vocabulary.numbers import is_under
+from vocabulary.numbers import is_rule_number, is_under
 
 
 @dataclass(slots=True)
@@ -116,19 +117,68 @@ def read_words(
         setattr(member, column, found[member.version])
 
 
+@dataclass(frozen=True)
+class RuleFilter:
+    """The clauses a change list keeps under a rule, in each of its two releases: the ones
+    numbered so or under it, or the glossary entry of that term (`archive.lookup.Found`;
+    None: nothing on that side). A number is the same prefix on both sides; a title or a
+    term is read in each release as `show` reads it ("morph": 502.26 in 2008, 702.37 in
+    2024), so that what it names is followed across a renumbering both ways."""
+
+    name: str
+    old: Found | None
+    new: Found | None
+
+    @classmethod
+    def of(cls, db: Database, rule: str, old_release: str, new_release: str) -> RuleFilter:
+        if is_rule_number(rule.strip().rstrip(".")):
+            number = Found(canonical_number(rule), None, "number")
+            return cls(number.number or rule, number, number)
+        sides: list[Found | None] = []
+        for release in (old_release, new_release):
+            try:
+                sides.append(find(db, release, rule))
+            except LookupFailed:
+                sides.append(None)
+        if sides == [None, None]:
+            find(db, new_release, rule)  # raises: nothing is called so, with suggestions
+        return cls(rule, sides[0], sides[1])
+
+    def keeps(self, change: dict[str, Any]) -> bool:
+        return any(_named(label, self.old) for label in change["old"]) or any(
+            _named(label, self.new) for label in change["new"]
+        )
+
+    def numbers(self) -> dict[str, str | None]:
+        """What the rule is in each release: its number, or its glossary term."""
+        return {
+            side: (found.term if found.term is not None else found.number) if found else None
+            for side, found in (("old", self.old), ("new", self.new))
+        }
+
+
+def _named(label: str, found: Found | None) -> bool:
+    if found is None:
+        return False
+    if found.term is not None:
+        return label == found.term
+    return found.number is not None and is_under(label, found.number)
+
+
 def diff_releases(
     db: Database, old: str, new: str, rule_prefix: str | None = None, words: bool = True
 ) -> dict[str, Any]:
-    """Every change from release `old` to release `new` (dates), optionally under a rule.
+    """Every change from release `old` to release `new` (dates), optionally under a rule
+    (`rule_prefix`: a number, or a title or term: `RuleFilter`).
 
     This is THE change list: the CLI's `diff`, the site's diff, release and home pages (through
     the `release_changes` table that `lineage.answers` fills from it) all use it. Without
     `words`, no word diffs (the site diffs the words itself, lazily, per page)."""
     require_lineage(db)
-    rule_prefix = canonical_number(rule_prefix) if rule_prefix else None
     old_release, new_release = resolve_release(db, old), resolve_release(db, new)
     if old_release > new_release:
         raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
+    rule = RuleFilter.of(db, rule_prefix, old_release, new_release) if rule_prefix else None
     with collector_paused():
         before = load_members(db, old_release)
         after = load_members(db, new_release)
@@ -136,7 +186,7 @@ def diff_releases(
             db,
             (old_release, before),
             (new_release, after),
-            rule_prefix,
+            rule,
             words,
             _stored_kinds(db, old_release, new_release),
         )
@@ -160,7 +210,7 @@ def compare_members(
     db: Database,
     old: tuple[str, dict[int, _Member]],
     new: tuple[str, dict[int, _Member]],
-    rule_prefix: str | None = None,
+    rule: RuleFilter | None = None,
     words: bool = True,
     kinds: dict[int, str] | None = None,
 ) -> dict[str, Any]:
@@ -169,12 +219,8 @@ def compare_members(
     (old_release, before), (new_release, after) = old, new
     links = _links(db, old_release, new_release)
     listed = [_change(lineage_id, before, after, links) for lineage_id in _in_order(before, after)]
-    if rule_prefix:
-        listed = [
-            change
-            for change in listed
-            if any(is_under(number, rule_prefix) for number in change["old"] + change["new"])
-        ]
+    if rule is not None:
+        listed = [change for change in listed if rule.keeps(change)]
     undecided = [change for change in listed if change["kind"] is None]
     if kinds is not None:
         for change in undecided:
@@ -195,7 +241,8 @@ def compare_members(
         {
             "old": old_release,
             "new": new_release,
-            "rule_prefix": rule_prefix,
+            "rule_prefix": rule.name if rule else None,
+            **({"rule_numbers": rule.numbers()} if rule else {}),
             "summary": dict(sorted(summary.items())),
             "changes": changes,
         },

@@ -75,7 +75,12 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 @click.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--rule", "rule_prefix", help="Only clauses numbered so, or under it (e.g. 504).")
+@click.option(
+    "--rule",
+    "rule_prefix",
+    help="Only clauses numbered so, or under it (e.g. 504), or a title or term, read in each"
+    " release (morph: 502.26 in 2008, 702.37 in 2024).",
+)
 @click.option(
     "--all",
     "show_all",
@@ -111,6 +116,10 @@ def diff(
     counts = ", ".join(f"{kind} {count}" for kind, count in result["summary"].items())
     old_label, new_label = _label(db, result["old"]), _label(db, result["new"])
     click.echo(f"{old_label} -> {new_label}: {counts or 'no clauses'}")
+    named = result.get("rule_numbers", {})
+    if rule_prefix and named.get("old") != named.get("new"):  # a name, read in each release
+        sides = [f"{named[side] or 'nothing'} in {result[side]}" for side in ("old", "new")]
+        click.echo(f"rule: {result['rule_prefix']} names {' and '.join(sides)}")
     for gap in result["gaps"]:
         click.echo(f"note: {gap_notice(gap)}")
     if "note" in result:

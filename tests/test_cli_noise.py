@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from itertools import takewhile
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -163,3 +164,24 @@ def test_blame_of_a_title_or_term_is_blame_of_what_it_names(store_file: str) -> 
     assert shown["term"] == "Mana Burn (Obsolete)"
     traced = json.loads(cli(store_file, "trace", "mana burn@2024-06-07", "--json"))
     assert traced["lineage"] == burn[0]["lineage"]
+
+
+def test_diff_under_a_name_follows_it_in_each_release(store_file: str) -> None:
+    def changes(rule: str) -> tuple[dict[str, Any], set[tuple[Any, ...]]]:
+        out = json.loads(
+            cli(store_file, "diff", "2008-02-01", "2024-06-07", "--rule", rule, "--json")
+        )
+        return out, {(tuple(c["old"]), tuple(c["new"]), c["kind"]) for c in out["changes"]}
+
+    named, by_name = changes("morph")
+    assert named["rule_numbers"] == {"old": "502.26", "new": "702.37"}
+    # the clauses under 502.26 in 2008 and those under 702.37 in 2024: what each number alone
+    # lists, on its own side (a number is one prefix for both releases)
+    _old, by_old = changes("502.26")
+    _new, by_new = changes("702.37")
+    assert by_name == {c for c in by_old if c[0]} | {c for c in by_new if c[1]}
+    assert by_name - by_old and by_name - by_new  # neither number alone lists them all
+    assert sum(named["summary"].values()) >= len(by_name)  # the unchanged ones are counted too
+    text = cli(store_file, "diff", "2008-02-01", "2024-06-07", "--rule", "morph")
+    assert "rule: morph names 502.26 in 2008-02-01 and 702.37 in 2024-06-07" in text
+    assert "rule:" not in cli(store_file, "diff", "2008-02-01", "2024-06-07", "--rule", "504")
