@@ -15,7 +15,7 @@ from rapidfuzz import fuzz, process
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
-from vocabulary.numbers import is_rule_number
+from vocabulary.numbers import is_rule_number, is_under
 
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
 NAME_SHOWN = 80  # characters of an unknown name an error repeats: it stays one readable line
@@ -32,6 +32,22 @@ class Found:
     number: str | None  # the clause number, or None for a glossary entry
     term: str | None  # the glossary term, when the name is one
     kind: str
+
+    @property
+    def label(self) -> str:
+        """The number, or the glossary term: what `lineage_members.number` holds for it."""
+        return self.term if self.term is not None else self.number or ""
+
+    def covers(self, label: str) -> bool:
+        """Is `label` (a number, or a glossary term) this clause, or numbered under it?
+
+        >>> morph, entry = Found("702.37", None, "rule"), Found(None, "Morph", "glossary")
+        >>> morph.covers("702.37a"), morph.covers("702.3"), entry.covers("Morph")
+        (True, False, True)
+        """
+        if self.term is not None:
+            return label == self.term
+        return self.number is not None and is_under(label, self.number)
 
 
 def fold(text: str) -> str:

@@ -14,10 +14,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.lookup import find
-from archive.query import canonical_number, resolve_release
+from archive.query import resolve_release
 from lineage.derived import is_derived
 from lineage.freshness import require_current
-from vocabulary.numbers import is_under
 
 
 def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[dict[str, Any]]:
@@ -30,8 +29,6 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
     when = resolve_release(db, release)
     # a number, or a title or term as `show` reads it in that release (archive.lookup)
     named = find(db, when, rule_prefix) if rule_prefix else None
-    term = named.term if named else None
-    prefix = canonical_number(named.number or "") if named and term is None else None
     rows = db.query(
         """SELECT b.number, m.kind, b.lineage_id AS lineage, l.first_release, b.since,
                   b.text_since
@@ -44,8 +41,7 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
         {"release": when, **row}
         for row in rows
         if named is None
-        or (term is not None and row["kind"] == "glossary" and row["number"] == term)
-        or (prefix is not None and row["kind"] != "glossary" and is_under(row["number"], prefix))
+        or (named.covers(row["number"]) and (row["kind"] == "glossary") == (named.term is not None))
     ]
     if is_derived(db, when):  # its words are the copy's (lineage.derived)
         for row in found:

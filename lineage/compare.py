@@ -19,7 +19,7 @@ from sqlite_utils import Database
 from archive.collector import collector_paused
 from archive.errors import LookupFailed
 from archive.lookup import Found, find
-from archive.query import canonical_number, release_dates, resolve_release
+from archive.query import release_dates, resolve_release
 from lineage.align import (
     ADDED,
     GROUP,
@@ -36,7 +36,6 @@ from lineage.evidence import add_evidence
 from lineage.stored_diffs import member_text, stored_word_diffs
 from lineage.stored_kinds import clause_state, kinds_key, stored_kinds
 from lineage.trace import require_lineage
-from vocabulary.numbers import is_rule_number, is_under
 
 
 @dataclass(slots=True)
@@ -131,38 +130,29 @@ class RuleFilter:
 
     @classmethod
     def of(cls, db: Database, rule: str, old_release: str, new_release: str) -> RuleFilter:
-        if is_rule_number(rule.strip().rstrip(".")):
-            number = Found(canonical_number(rule), None, "number")
-            return cls(number.number or rule, number, number)
         sides: list[Found | None] = []
         for release in (old_release, new_release):
             try:
-                sides.append(find(db, release, rule))
+                sides.append(find(db, release, rule))  # a number is found as it is written
             except LookupFailed:
                 sides.append(None)
         if sides == [None, None]:
             find(db, new_release, rule)  # raises: nothing is called so, with suggestions
-        return cls(rule, sides[0], sides[1])
+        found = sides[1] or sides[0]
+        name = found.label if found is not None and found.kind == "number" else rule
+        return cls(name, sides[0], sides[1])
 
     def keeps(self, change: dict[str, Any]) -> bool:
-        return any(_named(label, self.old) for label in change["old"]) or any(
-            _named(label, self.new) for label in change["new"]
+        return any(self.old is not None and self.old.covers(n) for n in change["old"]) or any(
+            self.new is not None and self.new.covers(n) for n in change["new"]
         )
 
     def numbers(self) -> dict[str, str | None]:
         """What the rule is in each release: its number, or its glossary term."""
         return {
-            side: (found.term if found.term is not None else found.number) if found else None
-            for side, found in (("old", self.old), ("new", self.new))
+            "old": self.old.label if self.old else None,
+            "new": self.new.label if self.new else None,
         }
-
-
-def _named(label: str, found: Found | None) -> bool:
-    if found is None:
-        return False
-    if found.term is not None:
-        return label == found.term
-    return found.number is not None and is_under(label, found.number)
 
 
 def diff_releases(

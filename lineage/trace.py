@@ -13,11 +13,10 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.explanations import annotate_trace
-from archive.lookup import find
-from archive.query import canonical_number, examples_of_parts, release_in_force
+from archive.lookup import Found, find
+from archive.query import examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
 from lineage.evidence import UNCERTAIN, evidence, evidence_between
-from vocabulary.numbers import is_rule_number
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
 
@@ -38,16 +37,16 @@ def split_rule_at(text: str) -> tuple[str, str | None]:
     return number, when or None
 
 
-def find_lineage(db: Database, rule: str, release: str) -> int:
-    """The lineage of the clause numbered `rule` in `release` (or of the glossary entry
-    whose term `rule` is: `lineage_members.number` holds an entry's term)."""
-    number = canonical_number(rule) if is_rule_number(rule.strip().rstrip(".")) else rule
+def find_lineage(db: Database, found: Found, release: str) -> int:
+    """The lineage of the clause `found` (by `archive.lookup.find`) in `release`: its number,
+    or its glossary term, which `lineage_members.number` holds for an entry."""
+    number = found.label
     row = db.execute(
         "SELECT lineage_id FROM lineage_members WHERE release = ? AND number = ?",
         [release, number],
     ).fetchone()
     if row is None:
-        what = "rule" if number != rule or is_rule_number(number) else "glossary entry"
+        what = "rule" if found.term is None else "glossary entry"
         missing = f"there is no {what} {number} in the {release} release"
         raise LookupFailed(missing + _where_it_went(db, number, release))
     return int(row[0])
@@ -112,8 +111,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         rule, as_of = split_rule_at(rule)
     release = release_in_force(db, as_of)
     found = find(db, release, rule)  # a number, or a title or term as `show` reads it
-    label = found.term if found.term is not None else canonical_number(found.number or rule)
-    lineage = find_lineage(db, label, release)
+    lineage = find_lineage(db, found, release)
     lineages = related_lineages(db, lineage)
     newest = release_in_force(db, None)
     marks = ", ".join("?" for _ in lineages)
@@ -142,7 +140,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         entry["examples"] = examples.get(part, []) if part is not None else []
     alive = _numbers_in(db, lineages, newest)
     result = {
-        "rule": label,
+        "rule": found.label,
         "as_of": as_of,
         "release": release,
         "lineage": lineage,
