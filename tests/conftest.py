@@ -48,6 +48,10 @@ SMALL_RELEASES = (
     "2024-06-07",
 )
 
+# The two smallest releases (about 600 clauses each): enough for the tests of how the site is
+# built (processes, collector, publish folder), at a tenth of the small site's pages.
+TINY_RELEASES = ("1999-04-23", "1999-11-01")
+
 
 def make_captures_dir(target: Path, dates: tuple[str, ...]) -> Path:
     """A captures folder holding only the given releases (all their captures)."""
@@ -154,6 +158,22 @@ def full_lineage(full_store: Database) -> Database:
 def small_lineage(small_store: Database) -> Database:
     """The small store with every stage run: each release aligned with the one before."""
     return run_stages(small_store)
+
+
+@pytest.fixture(scope="session")
+def tiny_captures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_captures_dir(tmp_path_factory.mktemp("tiny-captures"), TINY_RELEASES)
+
+
+@pytest.fixture(scope="session")
+def tiny_lineage(
+    tmp_path_factory: pytest.TempPathFactory, tiny_captures: Path
+) -> Iterator[Database]:
+    """The releases in TINY_RELEASES only, every stage run: for tests of how the site is
+    built rather than what it says."""
+    db = ingested_copy(tmp_path_factory, "tiny", tiny_captures)
+    yield db
+    db.close()
 
 
 @pytest.fixture(scope="session")

@@ -19,15 +19,15 @@ from renderer.build import build_site
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_build_gives_the_collector_back_as_it_was(
-    small_lineage: Database, tmp_path: Path, collector_on: None, workers: int
+    tiny_lineage: Database, tmp_path: Path, collector_on: None, workers: int
 ) -> None:
-    build_site(small_lineage, tmp_path / "_site", search=False, workers=workers)
+    build_site(tiny_lineage, tmp_path / "_site", search=False, workers=workers)
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0
 
 
 def test_a_build_that_fails_gives_the_collector_back_too(
-    small_lineage: Database,
+    tiny_lineage: Database,
     tmp_path: Path,
     collector_on: None,
     monkeypatch: pytest.MonkeyPatch,
@@ -37,7 +37,7 @@ def test_a_build_that_fails_gives_the_collector_back_too(
 
     monkeypatch.setattr(renderer.build, "build_rules", broken)  # while the collector pauses
     with pytest.raises(RuntimeError, match="a step failed"):
-        build_site(small_lineage, tmp_path / "_site", search=False, workers=1)
+        build_site(tiny_lineage, tmp_path / "_site", search=False, workers=1)
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0
 

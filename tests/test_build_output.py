@@ -24,10 +24,10 @@ TERMINAL_SIZE = struct.pack("HHHH", 40, 120, 0, 0)  # rows, columns: tqdm draws 
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory, small_lineage: Database) -> Path:
-    """A copy of the small store (the build's pipeline may write to its own store)."""
-    small_lineage.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    source = Path(small_lineage.execute("PRAGMA database_list").fetchone()[2])
+def store(tmp_path_factory: pytest.TempPathFactory, tiny_lineage: Database) -> Path:
+    """A copy of the tiny store (the build's pipeline may write to its own store)."""
+    tiny_lineage.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    source = Path(tiny_lineage.execute("PRAGMA database_list").fetchone()[2])
     copy = tmp_path_factory.mktemp("build-store") / "rules.db"
     shutil.copyfile(source, copy)
     return copy
@@ -71,10 +71,10 @@ def build_on_terminal(store: Path, out: Path, captures: Path) -> str:
 
 @pytest.fixture(scope="module")
 def first_build(
-    tmp_path_factory: pytest.TempPathFactory, store: Path, small_captures: Path
+    tmp_path_factory: pytest.TempPathFactory, store: Path, tiny_captures: Path
 ) -> tuple[Path, subprocess.CompletedProcess[str]]:
     out = tmp_path_factory.mktemp("publish") / "_site"
-    return out, build_piped(store, out, small_captures)
+    return out, build_piped(store, out, tiny_captures)
 
 
 def test_a_piped_build_prints_no_progress(
@@ -107,15 +107,15 @@ def test_the_publish_folder_holds_only_what_is_served(
 def test_a_rebuild_stays_incremental_and_moves_old_state_out(
     first_build: tuple[Path, subprocess.CompletedProcess[str]],
     store: Path,
-    small_captures: Path,
+    tiny_captures: Path,
 ) -> None:
     out, _ = first_build
     record = site_state(out, store.parent / "site-state") / RECORD
     written = record.stat().st_mtime_ns
-    again = build_piped(store, out, small_captures)
+    again = build_piped(store, out, tiny_captures)
     assert " 0 pages rendered" in again.stdout and " 0 files written" in again.stdout
     assert record.stat().st_mtime_ns == written  # the compare data were not computed again
-    page = out / "rule" / "708.2" / "index.html"
+    page = out / "rule" / "100.1" / "index.html"
     whole = page.read_bytes()
     page.unlink()
     index = out / "compare" / "index.json"
@@ -125,7 +125,7 @@ def test_a_rebuild_stays_incremental_and_moves_old_state_out(
     (out / ".build-manifest.json").write_text("{}")
     (out / ".cache").mkdir()
     (out / ".cache" / "diffs.sqlite").write_bytes(b"")
-    third = build_piped(store, out, small_captures)
+    third = build_piped(store, out, tiny_captures)
     assert " 1 pages rendered" in third.stdout
     assert page.read_bytes() == whole and index.read_bytes() == published
     # computed again from the kinds the first build named
@@ -136,11 +136,11 @@ def test_a_rebuild_stays_incremental_and_moves_old_state_out(
 def test_a_terminal_build_shows_its_stages_and_pages(
     first_build: tuple[Path, subprocess.CompletedProcess[str]],
     store: Path,
-    small_captures: Path,
+    tiny_captures: Path,
 ) -> None:
     out, _ = first_build
     (out / "about" / "index.html").unlink()
-    drawn = build_on_terminal(store, out, small_captures)
+    drawn = build_on_terminal(store, out, tiny_captures)
     for stage in ("histories", "releases", "rules", "compare", "render"):
         assert f"build: {stage}" in drawn
     assert "pages (" in drawn and "1/1" in drawn

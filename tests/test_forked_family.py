@@ -35,19 +35,19 @@ def test_a_build_in_one_process_finds_the_pages_made_beside_it_current(
 
 
 def test_a_failure_beside_the_build_stops_it(
-    small_lineage: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tiny_lineage: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(_site: object) -> None:
         raise LookupError("no runs for 702.37")
 
     monkeypatch.setattr(renderer.build, "build_rules", broken)
     with pytest.raises(LookupError, match="no runs for 702.37"):
-        build_site(small_lineage, tmp_path / "_site", search=False, workers=2)
+        build_site(tiny_lineage, tmp_path / "_site", search=False, workers=2)
     assert not multiprocessing.active_children()
 
 
 def test_a_failure_in_the_build_ends_the_process_beside_it(
-    small_lineage: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tiny_lineage: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def endless(_site: object) -> None:
         time.sleep(3600)  # still preparing when the build fails
@@ -58,5 +58,5 @@ def test_a_failure_in_the_build_ends_the_process_beside_it(
     monkeypatch.setattr(renderer.build, "build_rules", endless)
     monkeypatch.setattr(renderer.build, "build_home", broken)
     with pytest.raises(RuntimeError, match="the home page failed"):
-        build_site(small_lineage, tmp_path / "_site", search=False, workers=2)
+        build_site(tiny_lineage, tmp_path / "_site", search=False, workers=2)
     assert not multiprocessing.active_children()

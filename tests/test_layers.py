@@ -33,11 +33,11 @@ def store_file(db: Database) -> Path:
     return Path(db.execute("PRAGMA database_list").fetchone()[2])
 
 
-def test_the_site_builds_from_a_read_only_store(small_lineage: Database, tmp_path: Path) -> None:
-    small_lineage.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+def test_the_site_builds_from_a_read_only_store(tiny_lineage: Database, tmp_path: Path) -> None:
+    tiny_lineage.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     copy = tmp_path / "store" / "rules.db"
     copy.parent.mkdir()
-    shutil.copyfile(store_file(small_lineage), copy)
+    shutil.copyfile(store_file(tiny_lineage), copy)
     copy.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)  # 0444
     before = hashlib.sha256(copy.read_bytes()).hexdigest()
     db = open_reader(copy)

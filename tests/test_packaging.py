@@ -11,15 +11,15 @@ import venv
 from pathlib import Path
 
 import pytest
-from conftest import make_captures_dir
+from conftest import TINY_RELEASES, make_captures_dir
 
 from archive.manifest import CAPTURES_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 NPM_DMP = ROOT / "node_modules" / "diff-match-patch" / "index.js"
 VENDORED_DMP = ROOT / "site" / "vendor" / "diff-match-patch.js"
-# Two releases far apart: every kind of page, in seconds rather than the minutes of all 135.
-BUILT_RELEASES = ("2008-02-01", "2024-06-07")
+# Two small releases: every kind of page, in seconds rather than the minutes of all 135.
+BUILT_RELEASES = TINY_RELEASES
 # Run by the installed Python: where its archive is, and how many captures it holds.
 SHIPPED_CAPTURES = """
 from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
