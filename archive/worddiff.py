@@ -308,9 +308,16 @@ _SIGN = {DELETE: "-", EQUAL: "=", INSERT: "+"}
 _SHAPE_SIGN = re.compile(r"([-=+])")  # splits a shape into signs and lengths
 
 
+# How texts are cut into sentences and words; part of every kept diff's key, so that diffs
+# kept by another cutting (in a store, in a build's cache) are never read as this one's.
+# Bump it when `word_diff` can give another result for the same two texts.
+WORD_DIFF_VERSION = 2
+
+
 def pair_key(a: str, b: str) -> str:
-    """The key of the diff of `a` into `b` where diffs are kept (sha1 of both texts)."""
-    return hashlib.sha1(f"{a}\x00{b}".encode()).hexdigest()
+    """The key of the diff of `a` into `b` where diffs are kept (sha1 of both texts and
+    WORD_DIFF_VERSION)."""
+    return hashlib.sha1(f"{WORD_DIFF_VERSION}\x00{a}\x00{b}".encode()).hexdigest()
 
 
 def diff_shape(diff: Diff) -> str:

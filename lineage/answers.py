@@ -52,7 +52,7 @@ from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 4  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 5  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 

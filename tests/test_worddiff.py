@@ -12,6 +12,7 @@ from vocabulary.numbers import tokens
 
 WORDS = st.sampled_from(["play", "cast", "in", "the", "battlefield", "504.2", "707.2", "face-down"])
 SEPARATORS = st.sampled_from([" ", "  ", "\n", ", ", ". ", "-", "\u2014", "'"])
+STRAIGHT = str.maketrans("\u201c\u201d", '""')
 TEXTS = st.lists(st.tuples(WORDS, SEPARATORS), max_size=30).map(
     lambda pairs: "".join(word + sep for word, sep in pairs)
 )
@@ -40,6 +41,23 @@ def test_reference_change_is_just_the_number() -> None:
     diff = word_diff("(see rule 502.26) allow", "(see rule 702.34) allow")
     changed = [(op, text) for op, text in diff if op]
     assert changed == [(-1, "502.26"), (1, "702.34")]
+
+
+def test_a_change_of_quotes_is_only_the_quotes() -> None:
+    """502.26a from 2005-08-01 to 2005-10-01: the same words, set in curly quotes. A sentence
+    ending in a closing quote ends there in either typography, so the diff is the quotes,
+    not the next sentence taken out and put back."""
+    straight = (
+        '"Morph [cost]" means "You may play this card rather than its mana cost." Any time'
+        " you could play an instant, you may turn it face up. This action does not use the"
+        ' stack. (See rule 504, "Face-Down Spells and Permanents.")'
+    )
+    curly = straight.replace(' "', " \u201c").replace('"', "\u201d").replace("\u201d", "\u201c", 1)
+    diff = word_diff(straight, curly)
+    removed = [text for op, text in diff if op == -1]
+    added = [text for op, text in diff if op == 1]
+    assert removed and [text.translate(STRAIGHT) for text in added] == removed
+    assert max(len(text) for text in removed) <= len(']" means "'), removed  # no sentence
 
 
 def test_many_distinct_words_do_not_hit_surrogates() -> None:

@@ -16,9 +16,10 @@ RULE_NUMBER = re.compile(r"^(?:\d|\d{3}|\d{3}\.\d+[a-z]*)$")
 # `re` and JavaScript's RegExp read it the same way.
 WORD_TOKEN = r"\s+|\w+(?:['\u2019.-]\w+)*\s*|[^\w\s]+\s*"
 _WORD_TOKEN = re.compile(WORD_TOKEN)
-# Where a word diff may cut a text into sentences: after a sentence's end (with closing quotes
-# or brackets) and its white space, or after line breaks.
-SENTENCE_BREAK = r"(?<=[.!?])[\"')\]]*\s+|\n+"
+# Where a word diff may cut a text into sentences: after a sentence's end (with closing quotes,
+# straight or curly, or brackets) and its white space, or after line breaks. A release set in
+# curly quotes cuts where one in straight quotes does, so a change of quotes stays small.
+SENTENCE_BREAK = r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+|\n+"
 # A plain word, as the opening words that pair sentences count them.
 PLAIN_WORD = r"\w+"
 
