@@ -80,9 +80,12 @@ def normalise(text: str) -> str:
 
 # What a capture may lose or mark up without a change of words: `_italic_` markup (2008-2014),
 # U+FFFD where a conversion lost a quote, an apostrophe or a dash, "?" standing for a lost
-# dash, URLs in <angle> or [square] brackets, runs of font-letter mana, line breaks. Mana
-# braces are words here: "{{3}}" -> "{3}" stays a change of wording.
+# dash, URLs in <angle> or [square] brackets, runs of font-letter mana, font-letter mana in
+# braces (2003-07-01 to 2004-10-01 wrote {3} as "{o3}", which `normalise` reads as "{{3}}"),
+# line breaks. A numeral that becomes a symbol ("paying 3" -> "paying {3}") is a change of
+# words.
 _MARKUP = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
+_BRACED_FONT_MANA = re.compile(r"\{\{([0-9]{1,2}|[WUBRGXYZST])\}\}")
 _URL_BRACKETS = re.compile(r"[<\[]((?:https?://|www\.)[^\s>\]]+)[>\]]")
 _FONT_MANA_RUN = re.compile(r"(?<![A-Za-z0-9])(?:oc?(?:[0-9]{1,2}|[WUBRGXYZST]))+(?![A-Za-z0-9])")
 _FONT_SYMBOL = re.compile(r"oc?([0-9]{1,2}|[WUBRGXYZST])")
@@ -156,15 +159,19 @@ FOLDED_REMEMBERED = 4096
 @lru_cache(maxsize=FOLDED_REMEMBERED)
 def fold_markup(normalised: str) -> str:
     """The normalised text without markup: `_italics_`, URL brackets, font-letter mana runs
-    (what `formatting_key` folds besides characters and spaces).
+    and braced font-letter mana (what `formatting_key` folds besides characters and spaces).
 
     >>> fold_markup("some _Future Sight_ cards; see <www.wizards.com>")
     'some Future Sight cards; see www.wizards.com'
+    >>> fold_markup(normalise("a mana cost of {o0} by paying {o3}"))
+    'a mana cost of {0} by paying {3}'
     """
     text = normalised
     # each pattern only where its telltale is (a scan with look-arounds costs 20 times more)
     if _FONT_SYMBOL.search(text):
         text = _FONT_MANA_RUN.sub(lambda m: _FONT_SYMBOL.sub(r"{\1}", m[0]), text)
+    if "{{" in text:
+        text = _BRACED_FONT_MANA.sub(r"{\1}", text)
     if "_" in text:
         text = _MARKUP.sub("", text)
     if "://" in text or "www." in text:

@@ -428,6 +428,21 @@ def test_6_markup_and_lost_characters_are_formatting(full_lineage: Database) -> 
     assert since["100.1"] != "2014-05-01"
 
 
+def test_6_braced_font_letter_mana_is_formatting(full_lineage: Database) -> None:
+    """2005-02-01: the releases of 2003-07-01 to 2004-10-01 set the mana symbols {0} and {3}
+    as font letters in braces, "{o0}" and "{o3}"; 2005-02-01 set them as symbols. No word
+    changed: 502.26a, 502.26b and 502.26e (and every other clause that did only this) are
+    formatting there, and their wordings do not start again."""
+    kinds = dict(
+        full_lineage.execute(
+            "SELECT new_numbers, kind FROM lineage_events WHERE release = '2005-02-01'"
+        ).fetchall()
+    )
+    for number in ("502.26a", "502.26b", "502.26e"):
+        assert kinds[json.dumps([number])] == "formatting", number
+    assert {kinds[json.dumps([n])] for n in ("104.3", "203.1", "Forest")} == {"formatting"}
+
+
 def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> None:
     """2016-04-08: 118.9 lost its Ajani's Pridemate example; its own words did not change."""
     event = full_lineage.execute(
