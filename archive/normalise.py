@@ -111,7 +111,9 @@ def formatting_key(normalised: str) -> str:
 
 _QUOTES = re.compile(r"[\"]")
 _SPACES = re.compile(r"\s+")
-_LOST_MARK = re.compile(r"\ufffd|(?<=[\w\s])\?(?=\s*\w)")
+# A "?" after a word or a space that goes on with a word, a bracket or a mark a question never
+# comes before ("Choose one ?," and "Suspend N?[cost]" in 2008 are em dashes a conversion lost).
+_LOST_MARK = re.compile(r"\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:])")
 
 
 def same_but_formatting(old: str, new: str) -> bool:
@@ -124,6 +126,8 @@ def same_but_formatting(old: str, new: str) -> bool:
     >>> same_but_formatting("can\ufffdt stop\ufffdever", "can't stop-ever")
     True
     >>> same_but_formatting("Gathering?Tempest", "Gathering-Tempest")
+    True
+    >>> same_but_formatting('"Choose one ?," "N?[cost]"', '"Choose one -," "N-[cost]"')
     True
     >>> same_but_formatting("turned face-down.", "turned face down.")
     False

@@ -443,6 +443,24 @@ def test_6_braced_font_letter_mana_is_formatting(full_lineage: Database) -> None
     assert {kinds[json.dumps([n])] for n in ("104.3", "203.1", "Forest")} == {"formatting"}
 
 
+def test_6_a_lost_dash_before_a_bracket_or_a_comma_is_formatting(
+    full_lineage: Database,
+) -> None:
+    """2008-05-01 lost the em dash of "Suspend N—[cost]" and "Choose one —," to "?", and
+    2008-07-15 gave it back: no word changed either way. 502.77a (reinforce) is only
+    renumbered in 2009-07-08, its dash lost again in 2009-05-01 and given back there."""
+    kinds = dict(
+        full_lineage.execute(
+            "SELECT release || ' ' || new_numbers, kind FROM lineage_events"
+            " WHERE release IN ('2008-05-01', '2008-07-15', '2009-07-08')"
+        ).fetchall()
+    )
+    for release in ("2008-05-01", "2008-07-15"):
+        for clause in ("502.59a", "Modal, Mode"):
+            assert kinds[f"{release} {json.dumps([clause])}"] == "formatting", (release, clause)
+    assert kinds[f"2009-07-08 {json.dumps(['702.74a'])}"] == "renumbered"
+
+
 def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> None:
     """2016-04-08: 118.9 lost its Ajani's Pridemate example; its own words did not change."""
     event = full_lineage.execute(
