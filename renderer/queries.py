@@ -14,6 +14,16 @@ from archive.release_names import names_in_store
 NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
 
 
+def set_names(db: Database) -> dict[str, str | None]:
+    """Release date -> its set's name, where a source gives one (what every page that names
+    a release shows beside its date)."""
+    names = names_in_store(db)
+    return {
+        day: names.get(day, ("", ""))[1] or stored
+        for day, stored in db.execute("SELECT date, name FROM releases")
+    }
+
+
 def releases(db: Database) -> list[dict[str, Any]]:
     """Every release, oldest first, with its set's name and code (where a source gives them),
     the capture it was read from and its counts (`release_counts`: what `rules-history
@@ -28,11 +38,10 @@ def releases(db: Database) -> list[dict[str, Any]]:
                ORDER BY releases.date"""
         )
     )
-    names = names_in_store(db)
+    names, codes = set_names(db), names_in_store(db)
     for row in rows:
-        code, name = names.get(row["date"], ("", ""))
-        row["name"] = name or row["name"]
-        row["set_code"] = code or None
+        row["name"] = names[row["date"]]
+        row["set_code"] = codes.get(row["date"], ("", ""))[0] or None
     return rows
 
 
@@ -95,8 +104,10 @@ class Run:
     releases: list[str] = field(default_factory=list)
 
 
-def number_runs(db: Database, dates: list[str]) -> dict[str, list[Run]]:
+def number_runs(db: Database, dates: list[str], number: str | None = None) -> dict[str, list[Run]]:
     """number -> its runs, oldest first; a gap (number absent) or a new wording starts a run.
+    Each run has a page, `/rule/NUMBER/START/`: the permalink its citations give. With
+    `number`, that number's runs only.
 
     The rows come by number, then release, then place: a number printed twice in one
     release is the row right after its first (and is skipped), and each row extends or
@@ -107,7 +118,9 @@ def number_runs(db: Database, dates: list[str]) -> dict[str, list[Run]]:
         f"""SELECT parts.number, releases.date, parts.version_hash, parts.id
             FROM parts JOIN releases ON releases.capture_id = parts.capture_id
             WHERE parts.number IS NOT NULL AND parts.kind IN {NUMBERED_KINDS}
-            ORDER BY parts.number, releases.date, parts.position"""
+              {"AND parts.number = ?" if number is not None else ""}
+            ORDER BY parts.number, releases.date, parts.position""",
+        [number] if number is not None else [],
     )
     found: list[Run] = []
     last_number = last_day = None

@@ -14,6 +14,7 @@ import click
 
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_reader, open_store
+from rules_history.cite_cli import cite as cite_command
 from rules_history.crawl_cli import crawl_command, warc_command
 from rules_history.examples_cli import examples as examples_command
 from rules_history.lineage_cli import blame as blame_command
@@ -224,6 +225,7 @@ for command in (
     trace_command,
     diff_command,
     blame_command,
+    cite_command,
     build_command,
     serve_command,
     examples_command,

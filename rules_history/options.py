@@ -62,3 +62,11 @@ captures_option = click.option(
 
 def print_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def check_base_url(base_url: str) -> None:
+    """A site's address given by --base-url must be an absolute http(s) URL (or nothing)."""
+    from renderer.links import external_url
+
+    if base_url and external_url(base_url) is None:
+        raise RulesHistoryError(f"--base-url {base_url!r} is not an absolute http(s) URL")

@@ -14,6 +14,7 @@ from archive.locking import writer_lock
 from archive.store import db_path, open_reader, open_store
 from rules_history.options import (
     captures_option,
+    check_base_url,
     db_option,
     json_option,
     print_json,
@@ -86,12 +87,10 @@ def build(
     """Bring the store up to date (the pipeline, as `ingest`), then render the whole static
     site into --out (reading the store only)."""
     from renderer.build import build_site
-    from renderer.links import external_url
     from renderer.progress import Progress
     from renderer.state import site_state
 
-    if base_url and external_url(base_url) is None:
-        raise RulesHistoryError(f"--base-url {base_url!r} is not an absolute http(s) URL")
+    check_base_url(base_url)
     check_writable_folder(out)
     state = site_state(out, state_root or db_path(db_file).parent / STATE_ROOT)
     with writer_lock(db_path(db_file)):  # no ingest may change the store while pages render

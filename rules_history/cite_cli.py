@@ -1,0 +1,110 @@
+"""`rules-history cite`: the citation of a rule as the site gives it, from the command line.
+
+The site cites a wording by its run: the stretch of releases in which the number kept those
+exact words, whose page `/rule/NUMBER/FIRST/` is the permalink (renderer.queries.number_runs).
+The command finds the run in force on the day asked and prints the same formats as that page
+(renderer.citations), with today as the access date, which a built page leaves to the
+reader's browser.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import click
+
+from archive.errors import LookupFailed
+from archive.store import open_reader
+from rules_history.options import (
+    check_base_url,
+    db_option,
+    json_option,
+    print_json,
+    reports_errors,
+)
+
+FORMATS = ("plain", "bibtex", "csl", "wiki")
+
+
+@click.command("cite")
+@click.argument("rule")
+@click.option(
+    "--as-of",
+    help="A date (YYYY-MM-DD) or a release's set code or name: the wording in force then."
+    " Default: newest.",
+)
+@click.option(
+    "--format",
+    "style",
+    type=click.Choice(FORMATS),
+    default="plain",
+    show_default=True,
+    help="plain text, BibTeX, CSL-JSON or a Wikipedia {{cite web}}.",
+)
+@click.option(
+    "--base-url",
+    default="",
+    envvar="RULES_HISTORY_BASE_URL",
+    help="The address the site is published at, as for `build` (default: the permalink is"
+    " its path on the site).",
+)
+@db_option
+@json_option
+@reports_errors
+def cite(
+    rule: str,
+    as_of: str | None,
+    style: str,
+    base_url: str,
+    db_file: str | None,
+    as_json: bool,
+) -> None:
+    """Cite RULE (a number, or a section or keyword title) as it read on a date: the same
+    permalink, release and formats as the rule's page on the site."""
+    from archive.query import release_dates
+    from archive.query import show as show_clause
+    from renderer.citations import citations
+    from renderer.environment import rule_url
+    from renderer.queries import number_runs, set_names
+
+    check_base_url(base_url)
+    db = open_reader(db_file)
+    clause = show_clause(db, rule, as_of)
+    number, release = clause["number"], clause["release"]
+    if number is None:
+        raise LookupFailed(
+            f"{rule!r} is a glossary entry in {release}: a citation names a rule number, as"
+            " on the site"
+        )
+    run = next(
+        run
+        for run in number_runs(db, release_dates(db), number).get(number, [])
+        if release in run.releases
+    )
+    cited = citations(
+        number,
+        run.start,
+        rule_url(number, run.start),
+        base_url,
+        set_names(db).get(run.start),
+        accessed=date.today().isoformat(),
+    )
+    if as_json:
+        print_json(_as_json(cited, release, run.start, run.end))
+        return
+    click.echo(next(f["text"] for f in cited["formats"] if f["key"] == style))
+
+
+def _as_json(cited: dict[str, Any], in_force: str, first: str, last: str) -> dict[str, Any]:
+    """The citation's fields and every format, with the release asked about and the run."""
+    return {
+        "url": cited["url"],
+        "path": cited["path"],
+        "in_force": in_force,
+        "first": first,
+        "last": last,
+        "release": cited["release"],
+        "name": cited["name"],
+        "formats": {f["key"]: f["text"] for f in cited["formats"]},
+    }

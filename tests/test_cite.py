@@ -1,0 +1,82 @@
+"""`rules-history cite` gives the citation the site gives: the same permalink (the page of
+the run of releases that printed those words), the same release and set name, the same
+formats, the access date filled with today."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlite_utils import Database
+
+from renderer.citations import ACCESS_PLACEHOLDER
+from renderer.environment import long_date
+from rules_history.cli import main
+
+PRE = re.compile(r'<pre id="cite-[^"]*-(\w+)" data-accessed="(\w+)"[^>]*>(.*?)</pre>', re.DOTALL)
+
+
+def run(store: str, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["cite", *args, "--db", store])
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def store(small_lineage: Database) -> str:
+    return str(small_lineage.execute("PRAGMA database_list").fetchone()[2])
+
+
+def page_formats(page: Path) -> dict[str, str]:
+    """The formats a rule page shows, with today as the reader's browser fills it in."""
+    today = date.today().isoformat()
+    filled = {"long": long_date(today), "iso": today}
+    return {
+        key: html.unescape(text).replace(ACCESS_PLACEHOLDER, filled[accessed])
+        for key, accessed, text in PRE.findall(page.read_text(encoding="utf-8"))
+    }
+
+
+@pytest.mark.parametrize(
+    ("rule", "as_of", "number", "first"),
+    [
+        # morph by its name in 2008: 502.26, whose words 2008-02-01 printed first of the store
+        ("morph", "2008-05-01", "502.26", "2002-10-07"),
+        ("504.2", "2008-02-01", "504.2", "2008-02-01"),
+        # the face-down rule in 2024: its words since the 2021 renumbering
+        ("708.2", "2024-06-07", "708.2", "2021-07-12"),
+    ],
+)
+def test_the_cli_cites_as_the_rule_page_does(
+    store: str, small_site: Path, rule: str, as_of: str, number: str, first: str
+) -> None:
+    code, output = run(store, rule, "--as-of", as_of, "--json")
+    assert code == 0, output
+    cited = json.loads(output)
+    assert cited["path"] == f"/rule/{number}/{first}/"
+    page = small_site / "rule" / number / first / "index.html"
+    assert page.is_file()
+    assert cited["formats"] == page_formats(page)
+    code, plain = run(store, rule, "--as-of", as_of)
+    assert plain.strip() == cited["formats"]["plain"]
+    code, bibtex = run(store, rule, "--as-of", as_of, "--format", "bibtex")
+    assert bibtex.strip() == cited["formats"]["bibtex"]
+
+
+def test_the_permalink_takes_the_sites_address(store: str) -> None:
+    code, output = run(store, "708.2", "--base-url", "https://rules.example.org/", "--json")
+    assert code == 0, output
+    assert json.loads(output)["url"].startswith("https://rules.example.org/rule/708.2/")
+    code, output = run(store, "708.2", "--base-url", "ftp://rules.example.org")
+    assert code == 1 and output.count("\n") == 1 and "not an absolute http(s) URL" in output
+
+
+def test_a_glossary_entry_or_a_missing_number_is_one_line(store: str) -> None:
+    code, output = run(store, "active player", "--as-of", "2024-06-07")
+    assert code == 1 and output.count("\n") == 1 and "glossary entry" in output
+    code, output = run(store, "999.9")
+    assert code == 1 and output.count("\n") == 1 and "999.9" in output
