@@ -22,6 +22,7 @@ from rules_history.options import (
     json_option,
     print_json,
     reports_errors,
+    rule_on_day,
 )
 
 FORMATS = ("plain", "bibtex", "csl", "wiki")
@@ -60,8 +61,9 @@ def cite(
     db_file: str | None,
     as_json: bool,
 ) -> None:
-    """Cite RULE (a number, or a section or keyword title) as it read on a date: the same
-    permalink, release and formats as the rule's page on the site."""
+    """Cite RULE (a number, or a section or keyword title; RULE@DATE as `trace` takes it)
+    as it read on a date: the same permalink, release and formats as the rule's page on the
+    site."""
     from archive.query import release_dates
     from archive.query import show as show_clause
     from renderer.citations import citations
@@ -70,7 +72,7 @@ def cite(
 
     check_base_url(base_url)
     db = open_reader(db_file)
-    clause = show_clause(db, rule, as_of)
+    clause = show_clause(db, *rule_on_day(rule, as_of))
     number, release = clause["number"], clause["release"]
     if number is None:
         raise LookupFailed(

@@ -26,6 +26,7 @@ from rules_history.options import (
     json_option,
     print_json,
     reports_errors,
+    rule_on_day,
 )
 from rules_history.site_cli import build as build_command
 from rules_history.site_cli import serve as serve_command
@@ -131,12 +132,12 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
 
     RULE is a number such as 708.2a, 504 or 502.26, a section or keyword title ("morph",
     "face-down spells and permanents") or a glossary term; a heading shows everything
-    numbered under it."""
+    numbered under it. RULE@DATE (as `trace` takes it) is RULE with --as-of DATE."""
     from archive.query import show as show_clause
     from lineage.derived import DERIVED_NOTE, is_derived
 
     db = open_reader(db_file)
-    clause = show_clause(db, rule, as_of)
+    clause = show_clause(db, *rule_on_day(rule, as_of))
     if is_derived(db, clause["release"]):
         clause["derived"], clause["note"] = True, DERIVED_NOTE
     if as_json:

@@ -70,3 +70,16 @@ def check_base_url(base_url: str) -> None:
 
     if base_url and external_url(base_url) is None:
         raise RulesHistoryError(f"--base-url {base_url!r} is not an absolute http(s) URL")
+
+
+def rule_on_day(rule: str, as_of: str | None) -> tuple[str, str | None]:
+    """RULE and the day asked about: `--as-of`, or RULE written as `trace` takes it,
+    "504.2@2008-03-17", so that one way of naming a rule on a day works for every command."""
+    from lineage.trace import split_rule_at
+
+    name, day = split_rule_at(rule)
+    if day is None:
+        return rule, as_of
+    if as_of is not None and as_of != day:
+        raise RulesHistoryError(f"{rule!r} names the day {day} and --as-of another: give one")
+    return name, day

@@ -80,3 +80,18 @@ def test_a_glossary_entry_or_a_missing_number_is_one_line(store: str) -> None:
     assert code == 1 and output.count("\n") == 1 and "glossary entry" in output
     code, output = run(store, "999.9")
     assert code == 1 and output.count("\n") == 1 and "999.9" in output
+
+
+def test_a_rule_on_a_day_is_written_as_trace_takes_it(store: str) -> None:
+    """`708.2@2024-06-07`, as `trace` takes it, is `708.2 --as-of 2024-06-07` for `cite` and
+    `show` too; naming two days is one line."""
+    for command in ("cite", "show"):
+        runner = CliRunner()
+        at = runner.invoke(main, [command, "504.2@2008-03-17", "--json", "--db", store])
+        as_of = runner.invoke(
+            main, [command, "504.2", "--as-of", "2008-03-17", "--json", "--db", store]
+        )
+        assert at.exit_code == as_of.exit_code == 0, at.output
+        assert at.output == as_of.output
+    code, output = run(store, "504.2@2008-03-17", "--as-of", "2024-06-07")
+    assert code == 1 and output.count("\n") == 1 and "give one" in output
