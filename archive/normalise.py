@@ -80,13 +80,17 @@ def normalise(text: str) -> str:
 
 # What a capture may lose or mark up without a change of words: `_italic_` markup (2008-2014),
 # U+FFFD where a conversion lost a quote, an apostrophe or a dash, "?" standing for a lost
-# dash, URLs in <angle> or [square] brackets, runs of font-letter mana, font-letter mana in
+# dash, URLs in <angle> or [square] brackets or none, placeholders in <angle> or [square]
+# brackets, runs of font-letter mana, font-letter mana in
 # braces (2003-07-01 to 2004-10-01 wrote {3} as "{o3}", which `normalise` reads as "{{3}}"),
 # line breaks. A numeral that becomes a symbol ("paying 3" -> "paying {3}") is a change of
 # words.
 _MARKUP = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _BRACED_FONT_MANA = re.compile(r"\{\{([0-9]{1,2}|[WUBRGXYZST])\}\}")
-_URL_BRACKETS = re.compile(r"[<\[]((?:https?://|www\.)[^\s>\]]+)[>\]]")
+_URL_BRACKETS = re.compile(r"[<\[]((?:https?://|www\.|[\w-]+\.com/)[^\s>\]]+)[>\]]")
+# Placeholders were set in angle brackets until 1999-04-23 ("<This creature> can't block"),
+# in square ones after: the same words.
+_ANGLE_BRACKETS = str.maketrans("<>", "[]")
 _FONT_MANA_RUN = re.compile(r"(?<![A-Za-z0-9])(?:oc?(?:[0-9]{1,2}|[WUBRGXYZST]))+(?![A-Za-z0-9])")
 _FONT_SYMBOL = re.compile(r"oc?([0-9]{1,2}|[WUBRGXYZST])")
 _LOST = re.compile(r"[\s'\"\-?\ufffd]+")
@@ -162,11 +166,14 @@ FOLDED_REMEMBERED = 4096
 
 @lru_cache(maxsize=FOLDED_REMEMBERED)
 def fold_markup(normalised: str) -> str:
-    """The normalised text without markup: `_italics_`, URL brackets, font-letter mana runs
-    and braced font-letter mana (what `formatting_key` folds besides characters and spaces).
+    """The normalised text without markup: `_italics_`, URL brackets, angle brackets (as
+    square ones), font-letter mana runs and braced font-letter mana (what `formatting_key`
+    folds besides characters and spaces).
 
     >>> fold_markup("some _Future Sight_ cards; see <www.wizards.com>")
     'some Future Sight cards; see www.wizards.com'
+    >>> fold_markup('"<This creature> blocks" (<Wizards.com/WPN/Events/Rules.aspx>)')
+    '"[This creature] blocks" (Wizards.com/WPN/Events/Rules.aspx)'
     >>> fold_markup(normalise("a mana cost of {o0} by paying {o3}"))
     'a mana cost of {0} by paying {3}'
     """
@@ -178,6 +185,8 @@ def fold_markup(normalised: str) -> str:
         text = _BRACED_FONT_MANA.sub(r"{\1}", text)
     if "_" in text:
         text = _MARKUP.sub("", text)
-    if "://" in text or "www." in text:
+    if "://" in text or "www." in text or ".com/" in text:
         text = _URL_BRACKETS.sub(r"\1", text)
+    if "<" in text:
+        text = text.translate(_ANGLE_BRACKETS)
     return text

@@ -461,6 +461,24 @@ def test_6_a_lost_dash_before_a_bracket_or_a_comma_is_formatting(
     assert kinds[f"2009-07-08 {json.dumps(['702.74a'])}"] == "renumbered"
 
 
+def test_6_angle_brackets_are_square_ones(full_lineage: Database) -> None:
+    """1999-11-01 set the placeholders of 1999-04-23 in square brackets ("<This card>" ->
+    "[This card]"); 2014-02-01 put a web address without "www." in angle brackets. No word
+    changed."""
+    kinds = dict(
+        full_lineage.execute(
+            "SELECT release || ' ' || new_numbers, kind FROM lineage_events"
+            " WHERE release IN ('1999-11-01', '2014-02-01')"
+        ).fetchall()
+    )
+    for release, clause in (
+        ("1999-11-01", "402.2"),
+        ("1999-11-01", "408.2f"),
+        ("2014-02-01", "206.4"),
+    ):
+        assert kinds[f"{release} {json.dumps([clause])}"] == "formatting", (release, clause)
+
+
 def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> None:
     """2016-04-08: 118.9 lost its Ajani's Pridemate example; its own words did not change."""
     event = full_lineage.execute(
