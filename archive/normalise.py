@@ -113,7 +113,10 @@ def formatting_key(normalised: str) -> str:
     return _LOST.sub("", fold_markup(normalised))
 
 
-_QUOTES = re.compile(r"[\"]")
+# Quotation marks: double ones, and single ones outside a word (an apostrophe, "isn't",
+# "it's", is a letter of its word). 2004-02-01 wrote the "intervening 'if' clause" with a
+# double quote on one side, 2004-06-01 with single ones again: no word changed.
+_QUOTES = re.compile(r"\"|(?<![A-Za-z0-9])'|'(?![A-Za-z0-9])")
 _SPACES = re.compile(r"\s+")
 # A "?" after a word or a space that goes on with a word, a bracket or a mark a question never
 # comes before ("Choose one ?," and "Suspend N?[cost]" in 2008 are em dashes a conversion lost).
@@ -121,9 +124,10 @@ _LOST_MARK = re.compile(r"\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:])")
 
 
 def same_but_formatting(old: str, new: str) -> bool:
-    """True when two normalised texts differ only in markup, quotation marks, line breaks, or
-    characters a conversion lost: U+FFFD for a quote, an apostrophe or a dash, "?" for a
-    dash. A hyphen is not a space ("face-down" -> "face down" is a change of spelling).
+    """True when two normalised texts differ only in markup, quotation marks (double, or
+    single outside a word), line breaks, or characters a conversion lost: U+FFFD for a
+    quote, an apostrophe or a dash, "?" for a dash. A hyphen is not a space ("face-down" ->
+    "face down" is a change of spelling), nor is an apostrophe in a word a quotation mark.
 
     >>> same_but_formatting("The _Magic_ game", 'The "Magic" game')
     True
@@ -133,6 +137,10 @@ def same_but_formatting(old: str, new: str) -> bool:
     True
     >>> same_but_formatting('"Choose one ?," "N?[cost]"', '"Choose one -," "N-[cost]"')
     True
+    >>> same_but_formatting("intervening 'if' clause", "intervening " + '"' + "if' clause")
+    True
+    >>> same_but_formatting("a player's hand", "a players hand")
+    False
     >>> same_but_formatting("turned face-down.", "turned face down.")
     False
     >>> same_but_formatting("Is it legal?", "Is it legal.")

@@ -479,6 +479,25 @@ def test_6_angle_brackets_are_square_ones(full_lineage: Database) -> None:
         assert kinds[f"{release} {json.dumps([clause])}"] == "formatting", (release, clause)
 
 
+def test_6_single_quotes_outside_words_are_quotation_marks(full_lineage: Database) -> None:
+    """2004-02-01 wrote 404.3's "intervening 'if' clause" with one double quote, 2004-06-01
+    with single ones again; 2021-11-15 dropped a stray opening quote from 903.10a ("A player
+    'who's been dealt"). Quotation marks only: formatting. An apostrophe in a word stays a
+    letter of it."""
+    kinds = dict(
+        full_lineage.execute(
+            "SELECT release || ' ' || new_numbers, kind FROM lineage_events"
+            " WHERE release IN ('2004-02-01', '2004-06-01', '2021-11-15')"
+        ).fetchall()
+    )
+    for release, clause in (
+        ("2004-02-01", "404.3"),
+        ("2004-06-01", "404.3"),
+        ("2021-11-15", "903.10a"),
+    ):
+        assert kinds[f"{release} {json.dumps([clause])}"] == "formatting", (release, clause)
+
+
 def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> None:
     """2016-04-08: 118.9 lost its Ajani's Pridemate example; its own words did not change."""
     event = full_lineage.execute(
