@@ -109,13 +109,20 @@ def ingested_copy(
     return open_store(path)
 
 
+def session_store(
+    tmp_path_factory: pytest.TempPathFactory, name: str, captures: Path | None
+) -> Iterator[Database]:
+    """This session's copy of the shared store `name` (`ingested_copy`), closed at its end."""
+    db = ingested_copy(tmp_path_factory, name, captures)
+    yield db
+    db.close()
+
+
 @pytest.fixture(scope="session")
 def full_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     """Every committed capture ingested into one store, its lineages and derived answers
     built (one to two minutes, once per run)."""
-    db = ingested_copy(tmp_path_factory, "full", None)
-    yield db
-    db.close()
+    yield from session_store(tmp_path_factory, "full", None)
 
 
 @pytest.fixture(scope="session")
@@ -129,9 +136,7 @@ def small_store(
 ) -> Iterator[Database]:
     """The releases in SMALL_RELEASES only (enough for the face-down story), every stage
     run."""
-    db = ingested_copy(tmp_path_factory, "small", small_captures)
-    yield db
-    db.close()
+    yield from session_store(tmp_path_factory, "small", small_captures)
 
 
 def run_stages(db: Database) -> Database:
@@ -171,9 +176,7 @@ def tiny_lineage(
 ) -> Iterator[Database]:
     """The releases in TINY_RELEASES only, every stage run: for tests of how the site is
     built rather than what it says."""
-    db = ingested_copy(tmp_path_factory, "tiny", tiny_captures)
-    yield db
-    db.close()
+    yield from session_store(tmp_path_factory, "tiny", tiny_captures)
 
 
 @pytest.fixture(scope="session")

@@ -428,19 +428,26 @@ def test_6_markup_and_lost_characters_are_formatting(full_lineage: Database) -> 
     assert since["100.1"] != "2014-05-01"
 
 
+def kinds_of(db: Database, *changes: tuple[str, str]) -> list[str | None]:
+    """The kind of change of each (release, clause number or term) that release brought."""
+    found = []
+    for release, label in changes:
+        row = db.execute(
+            "SELECT kind FROM lineage_events WHERE release = ? AND new_numbers = ?",
+            [release, json.dumps([label])],
+        ).fetchone()
+        found.append(row[0] if row else None)
+    return found
+
+
 def test_6_braced_font_letter_mana_is_formatting(full_lineage: Database) -> None:
     """2005-02-01: the releases of 2003-07-01 to 2004-10-01 set the mana symbols {0} and {3}
     as font letters in braces, "{o0}" and "{o3}"; 2005-02-01 set them as symbols. No word
     changed: 502.26a, 502.26b and 502.26e (and every other clause that did only this) are
     formatting there, and their wordings do not start again."""
-    kinds = dict(
-        full_lineage.execute(
-            "SELECT new_numbers, kind FROM lineage_events WHERE release = '2005-02-01'"
-        ).fetchall()
-    )
-    for number in ("502.26a", "502.26b", "502.26e"):
-        assert kinds[json.dumps([number])] == "formatting", number
-    assert {kinds[json.dumps([n])] for n in ("104.3", "203.1", "Forest")} == {"formatting"}
+    clauses = ("502.26a", "502.26b", "502.26e", "104.3", "203.1", "Forest")
+    changes = [("2005-02-01", clause) for clause in clauses]
+    assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
 
 
 def test_6_a_lost_dash_before_a_bracket_or_a_comma_is_formatting(
@@ -449,34 +456,21 @@ def test_6_a_lost_dash_before_a_bracket_or_a_comma_is_formatting(
     """2008-05-01 lost the em dash of "Suspend N—[cost]" and "Choose one —," to "?", and
     2008-07-15 gave it back: no word changed either way. 502.77a (reinforce) is only
     renumbered in 2009-07-08, its dash lost again in 2009-05-01 and given back there."""
-    kinds = dict(
-        full_lineage.execute(
-            "SELECT release || ' ' || new_numbers, kind FROM lineage_events"
-            " WHERE release IN ('2008-05-01', '2008-07-15', '2009-07-08')"
-        ).fetchall()
-    )
-    for release in ("2008-05-01", "2008-07-15"):
-        for clause in ("502.59a", "Modal, Mode"):
-            assert kinds[f"{release} {json.dumps([clause])}"] == "formatting", (release, clause)
-    assert kinds[f"2009-07-08 {json.dumps(['702.74a'])}"] == "renumbered"
+    changes = [
+        (day, clause)
+        for day in ("2008-05-01", "2008-07-15")
+        for clause in ("502.59a", "Modal, Mode")
+    ]
+    assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
+    assert kinds_of(full_lineage, ("2009-07-08", "702.74a")) == ["renumbered"]
 
 
 def test_6_angle_brackets_are_square_ones(full_lineage: Database) -> None:
     """1999-11-01 set the placeholders of 1999-04-23 in square brackets ("<This card>" ->
     "[This card]"); 2014-02-01 put a web address without "www." in angle brackets. No word
     changed."""
-    kinds = dict(
-        full_lineage.execute(
-            "SELECT release || ' ' || new_numbers, kind FROM lineage_events"
-            " WHERE release IN ('1999-11-01', '2014-02-01')"
-        ).fetchall()
-    )
-    for release, clause in (
-        ("1999-11-01", "402.2"),
-        ("1999-11-01", "408.2f"),
-        ("2014-02-01", "206.4"),
-    ):
-        assert kinds[f"{release} {json.dumps([clause])}"] == "formatting", (release, clause)
+    changes = [("1999-11-01", "402.2"), ("1999-11-01", "408.2f"), ("2014-02-01", "206.4")]
+    assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
 
 
 def test_6_single_quotes_outside_words_are_quotation_marks(full_lineage: Database) -> None:
@@ -484,18 +478,8 @@ def test_6_single_quotes_outside_words_are_quotation_marks(full_lineage: Databas
     with single ones again; 2021-11-15 dropped a stray opening quote from 903.10a ("A player
     'who's been dealt"). Quotation marks only: formatting. An apostrophe in a word stays a
     letter of it."""
-    kinds = dict(
-        full_lineage.execute(
-            "SELECT release || ' ' || new_numbers, kind FROM lineage_events"
-            " WHERE release IN ('2004-02-01', '2004-06-01', '2021-11-15')"
-        ).fetchall()
-    )
-    for release, clause in (
-        ("2004-02-01", "404.3"),
-        ("2004-06-01", "404.3"),
-        ("2021-11-15", "903.10a"),
-    ):
-        assert kinds[f"{release} {json.dumps([clause])}"] == "formatting", (release, clause)
+    changes = [("2004-02-01", "404.3"), ("2004-06-01", "404.3"), ("2021-11-15", "903.10a")]
+    assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
 
 
 def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> None:
