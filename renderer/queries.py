@@ -17,11 +17,16 @@ NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
 def set_names(db: Database) -> dict[str, str | None]:
     """Release date -> its set's name, where a source gives one (what every page that names
     a release shows beside its date)."""
-    names = names_in_store(db)
+    known = names_in_store(db)
     return {
-        day: names.get(day, ("", ""))[1] or stored
+        day: _set_name(known, day, stored)
         for day, stored in db.execute("SELECT date, name FROM releases")
     }
+
+
+def _set_name(known: dict[str, tuple[str, str]], day: str, stored: str | None) -> str | None:
+    """A release's set name: the sources' (`names_in_store`), else the one its capture gave."""
+    return known.get(day, ("", ""))[1] or stored
 
 
 def releases(db: Database) -> list[dict[str, Any]]:
@@ -38,10 +43,10 @@ def releases(db: Database) -> list[dict[str, Any]]:
                ORDER BY releases.date"""
         )
     )
-    names, codes = set_names(db), names_in_store(db)
+    known = names_in_store(db)
     for row in rows:
-        row["name"] = names[row["date"]]
-        row["set_code"] = codes.get(row["date"], ("", ""))[0] or None
+        row["name"] = _set_name(known, row["date"], row["name"])
+        row["set_code"] = known.get(row["date"], ("", ""))[0] or None
     return rows
 
 
