@@ -572,3 +572,12 @@ def m013_change_kinds(db: Database) -> None:
         ) WITHOUT ROWID;
         """
     )
+
+
+@migrations()
+def m014_capture_difference_method(db: Database) -> None:
+    """How each capture difference's lines were counted (`archive.capture_diffs.METHOD`):
+    the rows stored before this were counted by Python's difflib (method 1)."""
+    db.executescript(
+        "ALTER TABLE capture_differences ADD COLUMN method INTEGER NOT NULL DEFAULT 1;"
+    )

@@ -184,6 +184,23 @@ def _diff_units(left: Sequence[str], right: Sequence[str], cleanup: bool) -> lis
     return [(op, _decode(code, vocabulary)) for op, code in diffs]
 
 
+def units_differing(left: Sequence[str], right: Sequence[str]) -> int:
+    """How many units (lines, words) of either sequence a shortest diff of the two leaves
+    unmatched: what each lacks of the other, a changed unit counted once on each side.
+
+    >>> units_differing(["b", "d", "b"], ["d", "a", "b"])
+    2
+    """
+    codes: dict[str, str] = {}
+    vocabulary = [""]
+    left_code = _encode(left, codes, vocabulary)
+    right_code = _encode(right, codes, vocabulary)
+    counts = fast_diff_match_patch.diff(
+        left_code, right_code, timelimit=0, checklines=False, cleanup="No", counts_only=True
+    )
+    return sum(size for op, size in counts if op != "=")
+
+
 def _append_all(merged: list[tuple[int, str]], diffs: list[tuple[int, str]]) -> None:
     for op, text in diffs:
         _append(merged, op, text)

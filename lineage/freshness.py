@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from archive.capture_diffs import differences_stale
 from archive.errors import RulesHistoryError
 from lineage.answers import first_stale
 from lineage.store import stale_release
@@ -55,6 +56,8 @@ def store_problem(db: Database) -> str | None:
     if stale is not None:
         answers = "the stored answers (spans, blame, counts, changes)"
         return f"{answers} are out of date from the {stale} release on: {UPDATE}"
+    if differences_stale(db):
+        return f"the differences between a release's captures were counted the old way: {UPDATE}"
     return None
 
 

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from conftest import make_captures_dir
 
-from archive.capture_diffs import store_capture_differences
+from archive.capture_diffs import lines_differing, store_capture_differences
 from archive.decode import decode_capture
 from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
 from archive.store import open_store
@@ -21,10 +22,13 @@ RELEASES = ("2003-03-15", "2003-05-26", "2026-08-07")
 
 
 @pytest.fixture(scope="module")
-def db_file(tmp_path_factory: pytest.TempPathFactory) -> str:
-    root = tmp_path_factory.mktemp("uploads")
-    captures = make_captures_dir(root / "captures", RELEASES)
-    path = str(root / "rules.db")
+def captures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_captures_dir(tmp_path_factory.mktemp("uploads") / "captures", RELEASES)
+
+
+@pytest.fixture(scope="module")
+def db_file(captures: Path) -> str:
+    path = str(captures.parent / "rules.db")
     result = CliRunner().invoke(
         main, ["ingest", "--quiet", "--captures", str(captures), "--db", path]
     )
@@ -63,6 +67,29 @@ def test_differences_are_computed_once(db_file):
     db = open_store(db_file)
     assert db["capture_differences"].count == 2
     assert store_capture_differences(db) == 0  # a rerun compares nothing again
+
+
+def test_lines_are_counted_on_a_shortest_diff():
+    # difflib matched the longest run first ("d", then "b") and counted 4 lines
+    assert lines_differing("d\na\nb", "b\nd\nb") == 2
+
+
+def test_differences_counted_the_old_way_are_counted_again(db_file, captures, tmp_path):
+    path = str(tmp_path / "rules.db")
+    open_store(db_file).execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file
+    shutil.copyfile(db_file, path)
+    db = open_store(path)
+    right = dict(db.execute("SELECT capture_id, lines_differ FROM capture_differences"))
+    with db.atomic():  # as an older version left them
+        db.execute("UPDATE capture_differences SET method = 1, lines_differ = lines_differ + 7")
+    db.close()
+    stale = CliRunner().invoke(main, ["releases", "--db", path])
+    assert stale.exit_code == 1
+    assert "captures were counted the old way" in stale.output
+    assert "rules-history ingest" in stale.output
+    run("ingest", "--quiet", "--captures", str(captures), "--db", path)
+    again = open_store(path)
+    assert dict(again.execute("SELECT capture_id, lines_differ FROM capture_differences")) == right
 
 
 def test_export_lists_the_captures_and_marks_the_derived_copy(db_file):
