@@ -581,3 +581,22 @@ def m014_capture_difference_method(db: Database) -> None:
     db.executescript(
         "ALTER TABLE capture_differences ADD COLUMN method INTEGER NOT NULL DEFAULT 1;"
     )
+
+
+@migrations()
+def m015_number_runs(db: Database) -> None:
+    """`number_runs`, computed once by the pipeline (`lineage.runs`): the stretches of
+    consecutive releases in which a clause number kept one wording, each the page a
+    citation names."""
+    db.executescript(
+        """
+        CREATE TABLE number_runs (
+            number TEXT NOT NULL,
+            start TEXT NOT NULL,
+            end TEXT NOT NULL,
+            version TEXT NOT NULL,
+            part_id INTEGER NOT NULL,
+            PRIMARY KEY (number, start)
+        ) WITHOUT ROWID;
+        """
+    )

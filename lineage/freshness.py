@@ -30,6 +30,7 @@ REQUIRED_TABLES = (
     "derived_state",
     "word_diffs",
     "change_kinds",
+    "number_runs",
     "example_records",
     "example_state",
 )

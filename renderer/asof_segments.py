@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lineage.evidence import NO_EVIDENCE, evidence
+from lineage.runs import Run
 from renderer.model import SiteModel
-from renderer.queries import Run
 
 # The first segment starts here: any date before the archive's first release falls in it.
 BEFORE_ARCHIVE = "0001-01-01"
@@ -53,7 +53,7 @@ def number_segments(
 ) -> list[Segment]:
     """Every day from the archive's start to today, for one number, cut into segments.
 
-    `runs` are the number's runs (renderer.queries.number_runs) and `items` the same runs as
+    `runs` are the number's runs (lineage.runs.number_runs) and `items` the same runs as
     the number page shows them (pages_rules._run_dict), in the same order.
     """
     dates = model.dates

@@ -19,11 +19,12 @@ from sqlite_utils import Database
 from facedown.store import require_examples, stored_examples
 from lineage.derived import derived_releases
 from lineage.freshness import require_current
+from lineage.runs import Run, number_runs
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
 from renderer.headings import HeadingMember, load_headings
-from renderer.queries import Run, all_texts, number_runs, releases
+from renderer.queries import all_texts, releases
 
 # What a page shows of an official explanation (and what its key covers).
 SHOWN = ("article", "set_name", "url", "heading", "explanation", "matched_by", "release")

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from markupsafe import Markup
 
+from lineage.runs import Run
 from renderer.asof_segments import Segment, number_segments
 from renderer.asof_view import slot
 from renderer.citations import citations
@@ -25,7 +26,7 @@ from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.explained import explained, release_names
 from renderer.names import write_numbers
-from renderer.queries import Run, examples
+from renderer.queries import examples
 from renderer.rule_index import write_rule_index
 from renderer.writer import context_key
 from vocabulary.numbers import sort_key

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlite_utils import Database
 
 from archive.release_names import names_in_store
-
-NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
+from lineage.runs import NUMBERED_KINDS
 
 
 def set_names(db: Database) -> dict[str, str | None]:
@@ -95,52 +93,6 @@ def release_versions(db: Database, release: str) -> dict[str, tuple[str, str, in
     ):
         result.setdefault(number, (version, normalised, part_id))
     return result
-
-
-@dataclass
-class Run:
-    """A stretch of consecutive releases in which a number kept one exact wording."""
-
-    number: str
-    start: str
-    end: str
-    version: str
-    part_id: int
-    releases: list[str] = field(default_factory=list)
-
-
-def number_runs(db: Database, dates: list[str], number: str | None = None) -> dict[str, list[Run]]:
-    """number -> its runs, oldest first; a gap (number absent) or a new wording starts a run.
-    Each run has a page, `/rule/NUMBER/START/`: the permalink its citations give. With
-    `number`, that number's runs only.
-
-    The rows come by number, then release, then place: a number printed twice in one
-    release is the row right after its first (and is skipped), and each row extends or
-    follows the run before it, without a lookup by number."""
-    index = {day: i for i, day in enumerate(dates)}
-    runs: dict[str, list[Run]] = {}
-    rows = db.execute(
-        f"""SELECT parts.number, releases.date, parts.version_hash, parts.id
-            FROM parts JOIN releases ON releases.capture_id = parts.capture_id
-            WHERE parts.number IS NOT NULL AND parts.kind IN {NUMBERED_KINDS}
-              {"AND parts.number = ?" if number is not None else ""}
-            ORDER BY parts.number, releases.date, parts.position""",
-        [number] if number is not None else [],
-    )
-    found: list[Run] = []
-    last_number = last_day = None
-    for number, day, version, part_id in rows:
-        if number != last_number:
-            found = runs[number] = [Run(number, day, day, version, part_id, [day])]
-        elif day != last_day:
-            previous = found[-1]
-            if previous.version == version and index[previous.end] + 1 == index[day]:
-                previous.end = day
-                previous.releases.append(day)
-            else:
-                found.append(Run(number, day, day, version, part_id, [day]))
-        last_number, last_day = number, day
-    return runs
 
 
 def examples(db: Database) -> dict[tuple[str, str], list[str]]:

@@ -1,7 +1,7 @@
 """`rules-history cite`: the citation of a rule as the site gives it, from the command line.
 
 The site cites a wording by its run: the stretch of releases in which the number kept those
-exact words, whose page `/rule/NUMBER/FIRST/` is the permalink (renderer.queries.number_runs).
+exact words, whose page `/rule/NUMBER/FIRST/` is the permalink (lineage.runs.number_runs).
 The command finds the run in force on the day asked and prints the same formats as that page
 (renderer.citations), with today as the access date, which a built page leaves to the
 reader's browser.
@@ -66,9 +66,10 @@ def cite(
     site."""
     from archive.query import release_dates
     from archive.query import show as show_clause
+    from lineage.runs import number_runs
     from renderer.citations import citations
     from renderer.environment import rule_url
-    from renderer.queries import number_runs, set_names
+    from renderer.queries import set_names
 
     check_base_url(base_url)
     db = open_reader(db_file)

@@ -1,0 +1,105 @@
+"""A number's runs: the stretches of consecutive releases in which a clause number kept one
+exact wording. Each run has a page, `/rule/NUMBER/START/`, the permalink the site's
+citations and `rules-history cite` give.
+
+A derived answer like the others (`lineage.answers`): the pipeline stores the runs in
+`number_runs`, and the readers (the site's model, `cite`) read them. Reading them was a scan
+and a sort of every numbered part of every release, a second or more per build; storing
+them costs the pipeline the releases it redoes, usually one: the runs still open at the
+release before are extended, and new ones begin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlite_utils import Database
+
+NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
+
+
+@dataclass
+class Run:
+    """A stretch of consecutive releases in which a number kept one exact wording."""
+
+    number: str
+    start: str
+    end: str
+    version: str
+    part_id: int
+    releases: list[str] = field(default_factory=list)
+
+
+def number_runs(db: Database, dates: list[str], number: str | None = None) -> dict[str, list[Run]]:
+    """number -> its runs, oldest first (`dates`: every release, oldest first). With
+    `number`, that number's runs only."""
+    index = {day: i for i, day in enumerate(dates)}
+    runs: dict[str, list[Run]] = {}
+    rows = db.execute(
+        "SELECT number, start, end, version, part_id FROM number_runs"
+        f" {'WHERE number = ?' if number is not None else ''} ORDER BY number, start",
+        [number] if number is not None else [],
+    )
+    for found, start, end, version, part_id in rows:
+        releases = dates[index[start] : index[end] + 1]
+        runs.setdefault(found, []).append(Run(found, start, end, version, part_id, releases))
+    return runs
+
+
+def store_runs(db: Database, dates: list[str], start: str) -> int:
+    """Store the runs of the releases from `start` on, the runs before it kept (those open
+    at the release before are extended); returns how many runs were written.
+
+    A gap (the number absent from a release) or a new wording starts a run. The rows come by
+    number, then release, then place: a number printed twice in one release is the row right
+    after its first (and is skipped), and each row extends or follows the run before it."""
+    index = {day: i for i, day in enumerate(dates)}
+    if not dates:
+        db.conn.execute("DELETE FROM number_runs")
+        return 0
+    ends = "SELECT start FROM number_runs UNION SELECT end FROM number_runs"
+    if start not in index or not {row[0] for row in db.execute(ends)} <= index.keys():
+        start = dates[0]  # a release went: its runs are not worth mending
+    before = dates[index[start] - 1] if index[start] else None
+    if before is None:
+        db.conn.execute("DELETE FROM number_runs")
+    else:
+        db.conn.execute("DELETE FROM number_runs WHERE start >= ?", [start])
+        db.conn.execute("UPDATE number_runs SET end = ? WHERE end > ?", [before, before])
+    open_runs = {
+        row[0]: Run(*row)
+        for row in db.execute(
+            "SELECT number, start, end, version, part_id FROM number_runs WHERE end = ?",
+            [before],
+        )
+    }
+    rows = db.execute(
+        f"""SELECT parts.number, releases.date, parts.version_hash, parts.id
+            FROM parts JOIN releases ON releases.capture_id = parts.capture_id
+            WHERE parts.number IS NOT NULL AND parts.kind IN {NUMBERED_KINDS}
+              AND releases.date >= ?
+            ORDER BY parts.number, releases.date, parts.position""",
+        [start],
+    )
+    written: list[Run] = []
+    last_number = last_day = None
+    previous: Run | None = None
+    for number, day, version, part_id in rows:
+        if number == last_number and day == last_day:
+            continue  # printed twice in one release: the first counts
+        if number != last_number:
+            previous = open_runs.get(number)
+        follows = previous is not None and index[previous.end] + 1 == index[day]
+        if previous is not None and follows and previous.version == version:
+            previous.end = day
+        else:
+            previous = Run(number, day, day, version, part_id)
+        if not written or written[-1] is not previous:
+            written.append(previous)
+        last_number, last_day = number, day
+    db.conn.executemany(
+        "INSERT OR REPLACE INTO number_runs (number, start, end, version, part_id)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(run.number, run.start, run.end, run.version, run.part_id) for run in written],
+    )
+    return len(written)
