@@ -600,3 +600,23 @@ def m015_number_runs(db: Database) -> None:
         ) WITHOUT ROWID;
         """
     )
+
+
+@migrations()
+def m016_headings(db: Database) -> None:
+    """`headings`, computed once by the pipeline (`lineage.headings`): each titled clause
+    (chapter, section, keyword rule) of each release, with the clauses printed under it."""
+    db.executescript(
+        """
+        CREATE TABLE headings (
+            lineage_id INTEGER NOT NULL,
+            release TEXT NOT NULL,
+            number TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            version TEXT NOT NULL,
+            children TEXT NOT NULL,
+            PRIMARY KEY (lineage_id, release)
+        ) WITHOUT ROWID;
+        """
+    )

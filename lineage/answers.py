@@ -25,6 +25,8 @@
   can set against each other (`lineage.stored_kinds`): the diff of any two releases reads them
   instead of naming them (kept by the key of the two states; a full recompute drops the rows
   no clause needs).
+- `headings`: each titled clause (chapter, section, keyword rule) of each release, with the
+  clauses printed under it (`lineage.headings`).
 - `number_runs`: the stretches of consecutive releases in which a clause number kept one
   wording, each the page a citation names (`lineage.runs`).
 - `derived_state`: which lineage alignment each release's answers were computed from.
@@ -50,12 +52,13 @@ from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_d
 from lineage.align import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
+from lineage.headings import store_headings
 from lineage.runs import store_runs
 from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 6  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 7  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -113,6 +116,7 @@ def build_derived(db: Database) -> dict[str, Any]:
         with WordDiffs([pair for _key, pair in todo], workers=1) as diffing:
             _store_counts(db, redo)
             report["runs"] = store_runs(db, dates, start)
+            report["headings"] = store_headings(db, start)
             _store_blame(db, start)
             report["change_kinds"] = _store_change_kinds(db, start, not before, examples)
             _store_changes(db, redo)  # after the kinds: it reads them

@@ -31,6 +31,7 @@ REQUIRED_TABLES = (
     "word_diffs",
     "change_kinds",
     "number_runs",
+    "headings",
     "example_records",
     "example_state",
 )

@@ -19,11 +19,11 @@ from sqlite_utils import Database
 from facedown.store import require_examples, stored_examples
 from lineage.derived import derived_releases
 from lineage.freshness import require_current
+from lineage.headings import HeadingMember, load_headings
 from lineage.runs import Run, number_runs
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
-from renderer.headings import HeadingMember, load_headings
 from renderer.queries import all_texts, releases
 
 # What a page shows of an official explanation (and what its key covers).
@@ -109,7 +109,7 @@ class SiteModel:
     witnessed: frozenset[str]
     derived: frozenset[str]  # releases read from a derived copy (lineage.derived)
     explained: dict[tuple[int, str], list[dict[str, Any]]]
-    headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (renderer.headings)
+    headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (lineage.headings)
     texts: dict[str, str]  # version hash -> text, of every clause version (read once)
 
     @cached_property

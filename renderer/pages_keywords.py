@@ -3,7 +3,7 @@
 `/keyword/morph/` follows the heading "Morph" through its numbers (502.26 → 702.34 → … →
 702.37): one era per number, each with the heading and the clauses under it as the releases
 of that era printed them. The headings and their lineages are the model's
-(renderer.headings); the slug is made from the newest title, and a title a heading had
+(lineage.headings); the slug is made from the newest title, and a title a heading had
 before ("Face-Down Creatures") is listed on the page and in the name index (renderer.names).
 """
 
@@ -15,9 +15,9 @@ from itertools import groupby
 from typing import Any
 
 from archive.lookup import fold
+from lineage.headings import HeadingMember
 from renderer.context import Site
 from renderer.environment import clause_anchor
-from renderer.headings import HeadingMember
 from renderer.writer import context_key
 
 SHOWN_TEXTS = 400  # clause texts a page prints in full; past it, earlier wordings are links

@@ -1,5 +1,6 @@
-"""The runs of a clause number (lineage.runs), stored by the pipeline: a release brought in
-later extends the runs still open, and the store holds what a store built at once holds."""
+"""Answers the pipeline stores for the readers, release by release: the runs of a clause
+number (lineage.runs) and the headings (lineage.headings). A release brought in later extends
+what was stored, and the store holds what a store built at once holds."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from conftest import make_captures_dir
 
 from archive.query import release_dates
 from archive.store import open_store
+from lineage.headings import load_headings
 from lineage.runs import number_runs
 from rules_history.pipeline import update_store
 
@@ -61,3 +63,26 @@ def test_one_number_is_read_alone(stores):
     dates = release_dates(db)
     assert list(number_runs(db, dates, "100.1")) == ["100.1"]
     assert number_runs(db, dates, "100.1")["100.1"] == number_runs(db, dates)["100.1"]
+
+
+def stored_headings(path: Path) -> list[tuple[str, str, str, str, tuple[str, ...]]]:
+    """Each heading member as (release, number, kind, title, numbers under it), by lineage
+    (the versions and part ids are the store's own; the texts are compared through them)."""
+    db = open_store(path)
+    return [
+        (m.release, m.number, m.kind, m.title, tuple(number for number, _v in m.children))
+        for members in load_headings(db).values()
+        for m in members
+    ]
+
+
+def test_a_release_brought_in_later_adds_its_headings(stores):
+    later, at_once = stores
+    headings = stored_headings(later)
+    assert headings == stored_headings(at_once)
+    releases = {release for release, *_rest in headings}
+    assert releases == set(ALL)
+    # section 100 "General" heads 100.1-100.6 in 2001-07-23
+    general = [h for h in headings if h[0] == "2001-07-23" and h[1] == "100"]
+    assert general and general[0][2:4] == ("section", "General")
+    assert general[0][4][:2] == ("100.1", "100.2")

@@ -1,0 +1,141 @@
+"""The titled clauses of the rules through time: chapters, sections and keyword rules.
+
+A heading is what a reader names ("Morph", "Face-Down Spells and Permanents"): a chapter, a
+section, or a rule whose whole text is a title (archive.lookup.is_heading). Its lineage (as
+lineage.store stored it) follows it through renumbering, 502.26 → 702.34 → … → 702.37; for
+each release it was in, the pipeline stores what that release printed under it (the clauses
+whose parent is its number) in `headings`, a derived answer like the others
+(`lineage.answers`). The site's keyword pages and name index are made from it.
+
+Working it out read every member of every lineage and every numbered part, about a second
+per build; the pipeline now does it once, for the releases it redoes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from archive.lookup import is_heading
+
+HEADING_KINDS = ("chapter", "section", "rule")
+LONGEST_TITLE = 80  # characters: a rule text longer than this is a sentence, never a title
+Children = tuple[tuple[str, str], ...]  # (number, version hash), in the release's order
+
+
+@dataclass(frozen=True)
+class HeadingMember:
+    """A heading as one release printed it, with the clauses under it."""
+
+    release: str
+    number: str
+    kind: str
+    title: str
+    version: str
+    children: Children
+
+
+def load_headings(db: Database) -> dict[int, tuple[HeadingMember, ...]]:
+    """lineage id -> the releases in which it was a heading, oldest first (as stored)."""
+    headings: dict[int, list[HeadingMember]] = defaultdict(list)
+    decoded: dict[str, Children] = {}  # a heading's children rarely change between releases
+    for lineage, release, number, kind, title, version, children in db.execute(
+        """SELECT lineage_id, release, number, kind, title, version, children FROM headings
+           ORDER BY lineage_id, release"""
+    ):
+        under = decoded.get(children)
+        if under is None:
+            under = decoded[children] = _decoded(children)
+        headings[lineage].append(HeadingMember(release, number, kind, title, version, under))
+    return {lineage: tuple(items) for lineage, items in headings.items()}
+
+
+def store_headings(db: Database, start: str) -> int:
+    """Store the headings of the releases from `start` on; returns how many were stored.
+
+    Only a short rule can be a title: the rules are chosen by their text's length in SQLite
+    (a set of a few thousand short texts), so that only the chapters, sections and short
+    rules reach Python, and only their texts are read. The members are scanned rather than
+    walked in lineage order by their index (NOT INDEXED): sorting the chosen ones costs
+    SQLite a third of visiting all the members through the index."""
+    db.conn.execute("DELETE FROM headings WHERE release >= ?", [start])
+    short = LONGEST_TITLE
+    texts = dict(
+        db.execute("SELECT hash, text FROM clause_versions WHERE length(text) <= ?", [short])
+    )
+    rows = db.execute(
+        f"""SELECT m.lineage_id, m.release, m.number, m.kind, p.title, p.capture_id,
+                  p.version_hash
+           FROM lineage_members m NOT INDEXED JOIN parts p ON p.id = m.part_id
+           WHERE m.release >= ? AND m.kind IN {HEADING_KINDS} AND m.number IS NOT NULL
+             AND (m.kind != 'rule' OR p.version_hash IN
+                  (SELECT hash FROM clause_versions WHERE length(text) <= ?))""",
+        [start, short],
+    ).fetchall()
+    longer = {row[6] for row in rows if row[6] not in texts}  # long chapter or section titles
+    if longer:
+        texts.update(
+            db.execute(
+                "SELECT hash, text FROM clause_versions"
+                " WHERE hash IN (SELECT value FROM json_each(?))",
+                [json.dumps(sorted(longer))],
+            ).fetchall()
+        )
+    found = []
+    for lineage, release, number, kind, title, capture, version in rows:
+        text = texts.get(version)
+        if text is not None and is_heading(kind, text):
+            found.append((lineage, release, number, kind, title, text, capture, version))
+    children = _children(db, {(row[6], row[2]) for row in found}, start)
+    db.conn.executemany(
+        """INSERT INTO headings (lineage_id, release, number, kind, title, version, children)
+           VALUES (?, ?, ?, ?, ?, ?, ?)""",
+        [
+            (
+                lineage,
+                release,
+                number,
+                kind,
+                " ".join((title or text or number).split()),
+                version,
+                _encoded(children.get((capture, number), [])),
+            )
+            for lineage, release, number, kind, title, text, capture, version in found
+        ],
+    )
+    return len(found)
+
+
+def _children(
+    db: Database, wanted: set[tuple[int, str]], start: str
+) -> dict[tuple[int, str], list[tuple[str, str]]]:
+    """(capture, parent number) -> the numbered clauses printed under it, in order (one scan
+    in the order of the parts' own index, of the captures of the releases from `start` on)."""
+    found: dict[tuple[int, str], list[tuple[str, str]]] = defaultdict(list)
+    for capture, parent, number, version in db.execute(
+        """SELECT capture_id, parent, number, version_hash FROM parts
+           WHERE capture_id IN (SELECT capture_id FROM releases WHERE date >= ?)
+             AND number IS NOT NULL AND kind IN ('section', 'rule', 'subrule')
+           ORDER BY capture_id, position""",
+        [start],
+    ):
+        if (capture, parent) in wanted:
+            found[(capture, parent)].append((number, version))
+    return found
+
+
+def _encoded(children: list[tuple[str, str]]) -> str:
+    """Children as one text: "number version" a line (neither holds a space)."""
+    return "\n".join(f"{number} {version}" for number, version in children)
+
+
+def _decoded(text: str) -> Children:
+    pairs = []
+    for line in text.split("\n"):
+        if line:
+            number, version = line.split(" ", 1)
+            pairs.append((number, version))
+    return tuple(pairs)
