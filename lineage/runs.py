@@ -53,10 +53,10 @@ def store_runs(db: Database, dates: list[str], start: str) -> int:
     A gap (the number absent from a release) or a new wording starts a run. The rows come by
     number, then release, then place: a number printed twice in one release is the row right
     after its first (and is skipped), and each row extends or follows the run before it."""
-    index = {day: i for i, day in enumerate(dates)}
     if not dates:
         db.conn.execute("DELETE FROM number_runs")
         return 0
+    index = {day: i for i, day in enumerate(dates)}
     ends = "SELECT start FROM number_runs UNION SELECT end FROM number_runs"
     if start not in index or not {row[0] for row in db.execute(ends)} <= index.keys():
         start = dates[0]  # a release went: its runs are not worth mending
@@ -89,8 +89,11 @@ def store_runs(db: Database, dates: list[str], start: str) -> int:
             continue  # printed twice in one release: the first counts
         if number != last_number:
             previous = open_runs.get(number)
-        follows = previous is not None and index[previous.end] + 1 == index[day]
-        if previous is not None and follows and previous.version == version:
+        if (
+            previous is not None
+            and index[previous.end] + 1 == index[day]  # the release right after its end
+            and previous.version == version
+        ):
             previous.end = day
         else:
             previous = Run(number, day, day, version, part_id)
