@@ -117,6 +117,11 @@ class SiteModel:
         return [row["date"] for row in self.releases]
 
     @cached_property
+    def names(self) -> dict[str, str | None]:
+        """release -> its set name (None when unknown), asked once per history page."""
+        return {str(row["date"]): row.get("name") for row in self.releases}
+
+    @cached_property
     def date_index(self) -> dict[str, int]:
         """release -> its place in `dates`."""
         return {day: i for i, day in enumerate(self.dates)}

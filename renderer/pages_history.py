@@ -21,11 +21,12 @@ from lineage.compare import compared_with
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, is_rule_number, rule_url
-from renderer.explained import explained_lineage, release_names
+from renderer.explained import explained_lineage
 from renderer.model import Member, Wording
 from renderer.names import is_term, label
 from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
 from renderer.writer import context_key
+from vocabulary.kinds import FORMATTING
 
 
 def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
@@ -251,6 +252,10 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
         w["witnesses"] = _witnesses(site, w["first"], w["numbers"][0]) if h["numbered"] else []
         before = w["text"]
     words = h["wordings"]
+    # what the page folds: formatting-only wordings (not the current one) and events
+    h["folded"] = sum(1 for w in words if w["kind"] == FORMATTING and not w["current"])
+    h["quiet_events"] = [e for e in h["events"] if e["kind"] == FORMATTING]
+    h["loud_events"] = [e for e in h["events"] if e["kind"] != FORMATTING]
     h["first_last_ops"] = (
         site.diffs.diff(words[0]["text"], words[-1]["text"]) if len(words) > 2 else None
     )
@@ -258,7 +263,7 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     path = rule_url(last["cite_number"], last["cite_release"])
     if path not in site.model.run_urls:
         path = rule_url(last["cite_number"])
-    name = release_names(site.releases).get(last["cite_release"])
+    name = site.model.names.get(last["cite_release"])
     cite = citations(last["cite_number"], last["cite_release"], path, site.base_url, name)
     return {
         "title": f"History of {' → '.join(h['numbers'])}",
