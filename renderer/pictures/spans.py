@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -26,6 +27,7 @@ BAND_HEIGHT = 14
 AXIS = 30  # the year axis under the rows
 YEAR_LABELS = 8  # at most this many year labels on the axis
 NARROWEST = 3  # a band of a single release still shows
+AXES_KEPT = 4096  # axes drawn once: a few hundred (first year, last year, rows) cover all pages
 FLIP = 0.55  # a label starting beyond this share of the width is written leftwards from its end
 
 
@@ -54,11 +56,10 @@ def spans_svg(
     """The bands of `spans` (in order) with `marks` on them; the axis ends on 1 January of
     `end_year`. `name` is how the page names the clause ('rule 504.2 → 708.2')."""
     start = int(spans[0].first[:4])
-    width = WIDTH - LEFT - RIGHT
 
     def x(day: str | float | None) -> float:
         when = end_year if day is None else day if isinstance(day, float) else year_of(day)
-        return LEFT + (when - start) / (end_year - start) * width
+        return _place(start, end_year, when)
 
     rows = []
     for i, span in enumerate(spans):
@@ -66,7 +67,7 @@ def spans_svg(
         row_marks = [m for m in marks if _row_of(spans, m.first) == i]
         rows.append(_row(span, top, x, row_marks))
     height = TOP + len(spans) * ROW + AXIS
-    axis = _axis(start, end_year, height - AXIS + 4, x)
+    axis = _axis(start, end_year, height - AXIS + 4)
     return figure_svg(
         "numbers-picture",
         WIDTH,
@@ -168,14 +169,20 @@ def _mark_label(mark: WordingMark) -> str:
     return f"Wording {mark.index}, from {mark.first}" + (f" ({what})" if what else "")
 
 
-def _axis(start: int, end: int, y: float, place: Place) -> str:
+def _place(start: int, end_year: int, when: float) -> float:
+    """The x of a point in time (in years) on an axis from `start` to `end_year`."""
+    return LEFT + (when - start) / (end_year - start) * (WIDTH - LEFT - RIGHT)
+
+
+@lru_cache(maxsize=AXES_KEPT)
+def _axis(start: int, end: int, y: float) -> str:
     """The axis line, a tick on each 1 January (one path: thousands of pages draw it), and
     a label every few years."""
     step = year_step(end - start, YEAR_LABELS)
     ticks = [f"M{num(LEFT)} {num(y)}H{num(WIDTH - RIGHT)}"]
     labels = []
     for year in range(start, end):
-        at = place(float(year))
+        at = _place(start, end, float(year))
         labelled = (year - start) % step == 0
         ticks.append(f"M{num(at)} {num(y)}v{5 if labelled else 3}")
         if labelled:

@@ -10,11 +10,13 @@ tests read, and colours chosen for contrast.
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from html import escape
 
 from markupsafe import Markup
 
 FONT_SIZE = 14  # label size in viewBox units: still about 8 px when a 640-wide picture fits a phone
+DAYS_KEPT = 4096  # days placed once: the pictures name a few hundred release dates
 DAYS_PER_YEAR = 365.2425  # the Gregorian year, to place a date within its year
 
 
@@ -69,6 +71,7 @@ def figure_svg(
     )
 
 
+@lru_cache(maxsize=DAYS_KEPT)
 def year_of(day: str) -> float:
     """'2009-07-08' -> 2009.52: a date as a point on a time axis measured in years."""
     when = date.fromisoformat(day)
