@@ -161,8 +161,8 @@ def _prepare(
     workers: int,
 ) -> tuple[Site, Callable[[], bool], ForkedFamily | None]:
     """Load the model and queue every page (rendered later): the site, what says whether
-    the search index was made, and the family prepared in a process of its own (when there
-    are cores for it: `renderer.forked_family`)."""
+    the search index was made, and the family prepared in a process of its own (in a
+    rebuild, when there are cores for it: `renderer.forked_family`)."""
     start = time.perf_counter()
     model = load_model(db)
     writer = SiteWriter(out, code_key(), state, release_names(list(model.releases)))
@@ -180,7 +180,11 @@ def _prepare(
     report.timings["model"] = round(time.perf_counter() - start, 2)
     steps = STEPS
     family = None
-    if can_fork(workers):
+    # Only in a rebuild, where preparing the pages (computing their keys) is most of the
+    # work. In a build from nothing every page is rendered, the render workers keep the
+    # cores busy, and a family with workers of its own only adds processes that copy the
+    # shared model page by page as they touch it (the full build took 8 s longer with it).
+    if can_fork(workers) and writer.previous:
         forked = dict(STEPS)[FORKED_STEP]
         progress.stage(f"{FORKED_STEP} (begun in a process of its own)")
         family = ForkedFamily(

@@ -3,11 +3,13 @@ and renders the others.
 
 Preparing a page is computing its key (renderer.writer): a rebuild after one new release
 spends most of its time there, on one core, and the rule-number family alone (25,000 of
-the 31,000 pages) is half of it. Forked once the model is loaded, that family is prepared,
-and its changed pages rendered, beside the rest; what it produced (the keys of its pages
-and files, the files it changed, its counts, the word diffs it computed) comes back through
-a pipe and joins the build's manifest. Its progress comes back the same way, and is heard
-between this process's own chunks of pages (no thread: the render workers fork from here).
+the 31,000 pages) is half of it. In a rebuild, forked once the model is loaded, that family
+is prepared, and its changed pages rendered, beside the rest; what it produced (the keys of
+its pages and files, the files it changed, its counts, the word diffs it computed) comes
+back through a pipe and joins the build's manifest. Its progress comes back the same way,
+and is heard between this process's own chunks of pages (no thread: the render workers fork
+from here). A build from nothing does not fork it (renderer.build): it renders every page,
+and its render workers already keep the cores busy.
 """
 
 from __future__ import annotations
