@@ -18,7 +18,7 @@ from renderer.context import Site
 from renderer.diffcache import DiffCache
 from renderer.environment import make_environment
 from renderer.errors import SiteBuildError
-from renderer.explained import install, release_names
+from renderer.explained import install
 from renderer.forked_family import ForkedFamily, can_fork
 from renderer.model import load_model
 from renderer.names import write_names
@@ -165,7 +165,7 @@ def _prepare(
     rebuild, when there are cores for it: `renderer.forked_family`)."""
     start = time.perf_counter()
     model = load_model(db)
-    writer = SiteWriter(out, code_key(), state, release_names(list(model.releases)))
+    writer = SiteWriter(out, code_key(), state, model.names)
     if writer.interrupted:
         report.notes.append(
             f"{out}: the last build into it did not finish; every page is rendered again"

@@ -20,7 +20,7 @@ from renderer.environment import long_date_html
 
 def install(site: Site) -> None:
     """Give the templates `release_label(date)`: 'July 8, 2009 (Magic 2010)'."""
-    names = {row["date"]: row.get("name") for row in site.releases}
+    names = site.model.names
 
     @cache  # a few hundred days, named on thousands of pages
     def release_label(day: str) -> Markup:
@@ -28,12 +28,6 @@ def install(site: Site) -> None:
         return Markup("{} ({})").format(when, name) if name else when
 
     site.env.globals["release_label"] = release_label
-
-
-def release_names(rows: list[dict[str, Any]]) -> dict[str, str | None]:
-    """Release date -> its set name: shown on any page that names a release, so the site
-    writer re-renders every page when one of them changes (renderer.writer.SiteWriter)."""
-    return {str(row["date"]): row.get("name") for row in rows}
 
 
 def _table(site: Site) -> dict[tuple[int, str], list[dict[str, Any]]]:

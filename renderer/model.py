@@ -118,7 +118,9 @@ class SiteModel:
 
     @cached_property
     def names(self) -> dict[str, str | None]:
-        """release -> its set name (None when unknown), asked once per history page."""
+        """release -> its set name (None when unknown): shown on any page that names a
+        release, so the site writer re-renders every page when one of them changes
+        (renderer.writer.SiteWriter)."""
         return {str(row["date"]): row.get("name") for row in self.releases}
 
     @cached_property

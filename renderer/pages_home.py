@@ -118,7 +118,7 @@ def _timeline(
     site: Site, histories: dict[int, dict[str, Any]], family: set[int], keywords: set[int]
 ) -> list[dict[str, Any]]:
     by_release: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    names = {row["date"]: row["name"] for row in site.releases}
+    names = site.model.names
     for lineage_id in family:
         h = histories[lineage_id]
         for event in h["events"]:

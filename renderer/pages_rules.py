@@ -24,7 +24,7 @@ from renderer.asof_view import slot
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import rule_url
-from renderer.explained import explained, release_names
+from renderer.explained import explained
 from renderer.names import write_numbers
 from renderer.queries import examples
 from renderer.rule_index import write_rule_index
@@ -41,7 +41,7 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
     newest = dates[-1]
     site.env.globals["slot"] = slot
-    names = release_names(site.releases)
+    names = site.model.names
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
