@@ -158,13 +158,40 @@ def _plain(normalised: str) -> str:
     return _SPACES.sub(" ", _QUOTES.sub("", fold_markup(normalised))).strip()
 
 
+# What a lost character may have been: nothing, an apostrophe, or a dash with or without a
+# space on either side.
+RESTORED = ("", "'", "-", " -", "- ", " - ")
+
+
 def _matches_lost(pattern_text: str, text: str) -> bool:
-    """Does `text` read as `pattern_text` with each lost character restored?"""
+    """Does `text` read as `pattern_text` with each lost character restored (`RESTORED`)?
+
+    Each comparison is of other texts, so a regular expression built for it would be
+    compiled once per call: the pieces between lost characters are matched in order here.
+
+    >>> _matches_lost("can\ufffdt stop?ever", "can't stop - ever")
+    True
+    >>> _matches_lost("can\ufffdt", "can t")
+    False
+    """
     if not _LOST_MARK.search(pattern_text):
         return False
-    pieces = _LOST_MARK.split(pattern_text)
-    pattern = "(?:['\\-]| ?- ?)?".join(re.escape(piece) for piece in pieces)
-    return re.fullmatch(pattern, text) is not None
+    return _pieces_match(_LOST_MARK.split(pattern_text), text, 0, 0)
+
+
+def _pieces_match(pieces: list[str], text: str, piece: int, at: int) -> bool:
+    """True when `pieces[piece:]`, each after one of `RESTORED`, are the rest of `text` from
+    `at` (the first of them right there)."""
+    if not text.startswith(pieces[piece], at):
+        return False
+    at += len(pieces[piece])
+    if piece == len(pieces) - 1:
+        return at == len(text)
+    return any(
+        _pieces_match(pieces, text, piece + 1, at + len(mark))
+        for mark in RESTORED
+        if text.startswith(mark, at)
+    )
 
 
 # Texts remembered by `fold_markup`: comparing every pair of a clause's wordings folds each of
