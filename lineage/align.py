@@ -376,39 +376,72 @@ def _pair_equal(
 ) -> None:
     """Pair clauses of the same kind whose keys are equal; among equals, the same number
     first, then order. A heading whose title is not unique ("General") or that changed level
-    ("Zones", section 217, became chapter 4) is left to the evidence of context."""
+    ("Zones", section 217, became chapter 4) is left to the evidence of context.
+
+    Pairs are made in the order of each key's first new clause. Nearly every key is once
+    on each side (the first pass sees every clause of two releases that share most of their
+    texts): such a pair is made at once, and only repeated keys are grouped (`_Keys`)."""
     if not free.old or not free.new:
         return  # nothing is left on one side
-    waiting: dict[tuple[str, str], list[int]] = {}
-    for index in free.old:
-        clause = old[index]
-        value = key(clause)
-        if value is not None:
-            waiting.setdefault((clause.pairing, value), []).append(index)
-    buckets: dict[tuple[str, str], list[int]] = {}
-    for index in free.new:
-        clause = new[index]
-        value = key(clause)
-        if value is not None and (clause.pairing, value) in waiting:
-            buckets.setdefault((clause.pairing, value), []).append(index)
-    paired = result.matches
-    similarity, methods, scores = result.similarity, result.method, result.score
-    for (group, value), new_indices in buckets.items():
-        olds = waiting[(group, value)]
-        if len(olds) == 1 and len(new_indices) == 1:
-            if group == "heading" and old[olds[0]].kind != new[new_indices[0]].kind:
-                continue  # a heading that changed level: its children and title decide
-            n, o = new_indices[0], olds[0]
-            paired[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
+    olds, news = _Keys(old, free.old, key), _Keys(new, free.new, key)
+    repeated = olds.repeated() | news.repeated()
+    made: list[tuple[int, int]] = []  # (new, old), in the order they are made
+    for value, n in zip(news.values, free.new, strict=True):
+        if value is None or value not in olds.count:
             continue
-        if group == "heading":
-            continue  # "General" heads many sections and rules: context decides which
-        for n, o in _pair_in_order(old, new, olds, new_indices):
-            paired[n], similarity[n], methods[n], scores[n] = o, 100.0, method, 100.0
-    if buckets:
-        taken = set(paired.values())
+        group = new[n].pairing
+        if value in repeated:
+            olds_alike = olds.alike(group, value, repeated)
+            news_alike = news.alike(group, value, repeated)
+            if not olds_alike or news_alike[0] != n:
+                continue  # no old clause of its kind, or paired with the key's first one
+            if len(olds_alike) > 1 or len(news_alike) > 1:
+                if group != "heading":  # "General" heads many: context decides which
+                    made.extend(_pair_in_order(old, new, olds_alike, news_alike))
+                continue
+            o = olds_alike[0]
+        else:
+            o = olds.unique[value]
+            if old[o].pairing != group:
+                continue
+        if group == "heading" and old[o].kind != new[n].kind:
+            continue  # a heading that changed level: its children and title decide
+        made.append((n, o))
+    if made:
+        news_made = [n for n, _o in made]
+        result.matches.update(made)
+        result.similarity.update(dict.fromkeys(news_made, 100.0))
+        result.method.update(dict.fromkeys(news_made, method))
+        result.score.update(dict.fromkeys(news_made, 100.0))
+        taken = set(result.matches.values())
         free.old[:] = [index for index in free.old if index not in taken]
-        free.new[:] = [index for index in free.new if index not in paired]
+        free.new[:] = [index for index in free.new if index not in result.matches]
+
+
+class _Keys:
+    """The keys of some clauses of a release (`indices`, in order): how often each occurs,
+    the clause of each key found once, and the clauses of each repeated key by group."""
+
+    def __init__(
+        self, clauses: list[Clause], indices: list[int], key: Callable[[Clause], str | None]
+    ) -> None:
+        self.clauses, self.indices = clauses, indices
+        self.values = [key(clauses[i]) for i in indices]
+        self.count = Counter(self.values)
+        self.unique = dict(zip(self.values, indices, strict=True))  # right for keys once
+        self._alike: dict[tuple[str, str], list[int]] | None = None
+
+    def repeated(self) -> set[str]:
+        return {value for value, times in self.count.items() if times > 1 and value is not None}
+
+    def alike(self, group: str, value: str, repeated: set[str]) -> list[int]:
+        """The clauses (in order) of key `value` and group `group`, one of the `repeated`."""
+        if self._alike is None:
+            self._alike = {}
+            for v, i in zip(self.values, self.indices, strict=True):
+                if v is not None and v in repeated:
+                    self._alike.setdefault((self.clauses[i].pairing, v), []).append(i)
+        return self._alike.get((group, value), [])
 
 
 def _pair_in_order(
