@@ -16,7 +16,9 @@ import json
 import multiprocessing
 import os
 import pickle
+from collections import deque
 from collections.abc import Callable
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ OWNED = ("history", "rule", "releases", "diff", "renumbering", "keyword")
 RENDERER = Path(__file__).resolve().parent
 KEY_PICKLE_PROTOCOL = 5  # fixed, so that a newer Python's default never changes every key
 PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
+QUEUED_PER_WORKER = 2  # chunks given ahead to each worker, so it never waits on the main one
 
 
 def code_key() -> str:
@@ -104,11 +107,21 @@ class SiteWriter:
         collect: Callable[[], Any] = lambda: None,
         done: Callable[[int], Any] = lambda pages: None,
     ) -> list[Any]:
-        """Render the pages queued by `page()`, in `workers` forked processes when > 1.
+        """Render the pages queued by `page()`: in this process and `workers` - 1 forked ones
+        when `workers` > 1.
+
+        This process renders chunks of pages itself between handing chunks to the workers
+        (`QUEUED_PER_WORKER` ahead each), rather than waiting while `workers` forked ones
+        render. After a fork, a process that touches a page of memory the others still
+        share gets its own copy of it (reading an object writes its reference count), so
+        two workers beside an idle parent copied the model's pages twice over; this process
+        and one worker copy each at most once. With two cores, that cut a full build's
+        system time by a quarter.
 
         `start` runs first in each worker (to open its own database connections); `collect`
-        runs in each worker after each chunk of pages and its results are returned to the
-        caller; `done` hears how many pages each finished chunk held (for a progress bar).
+        runs after each chunk of pages, in the process that rendered it, and its results are
+        returned to the caller; `done` hears how many pages each finished chunk held (for a
+        progress bar).
         """
         global _JOBS
         jobs, self.jobs = self.jobs, []
@@ -118,15 +131,29 @@ class SiteWriter:
             return [collect()]
         _JOBS = (self.out, jobs, start, collect)
         count = max(workers * 4, len(jobs) // PAGES_PER_CHUNK)
-        chunks = [list(range(i, len(jobs), count)) for i in range(count)]
+        chunks = deque(list(range(i, len(jobs), count)) for i in range(count))
         context = multiprocessing.get_context("fork")
-        collected = []
+        collected: list[Any] = []
+
+        def finished(size: int, changed: list[str], extra: Any) -> None:
+            self.changed.update(changed)
+            collected.append(extra)
+            done(size)
+
         try:
-            with context.Pool(workers, initializer=_worker_start) as pool:
-                for size, (changed, extra) in pool.imap_unordered(_worker_chunk, chunks):
-                    self.changed.update(changed)
-                    collected.append(extra)
-                    done(size)
+            with context.Pool(workers - 1, initializer=_worker_start) as pool:
+                given: deque[AsyncResult[tuple[int, tuple[list[str], Any]]]] = deque()
+                while chunks or given:
+                    while chunks and len(given) < QUEUED_PER_WORKER * (workers - 1):
+                        given.append(pool.apply_async(_worker_chunk, (chunks.popleft(),)))
+                    while given and given[0].ready():
+                        size, (changed, extra) = given.popleft().get()
+                        finished(size, changed, extra)
+                    if chunks:
+                        size, (changed, extra) = _worker_chunk(chunks.popleft())
+                        finished(size, changed, extra)
+                    elif given:
+                        given[0].wait()
         finally:
             _JOBS = None
         return collected
