@@ -463,13 +463,16 @@ def _record_alignment(
 
 
 def _forget_all(db: Database) -> None:
-    """Empty the lineage tables before a full rebuild; the member indexes go too and are
-    built again at the end, which is faster than keeping them up to date row by row."""
+    """Empty the lineage tables before a full rebuild. The member indexes go first and are
+    built again at the end: that is faster than keeping them up to date row by row, and
+    the delete itself would do so (the members' foreign keys keep SQLite from truncating
+    the table at once: it deletes row by row, 2.5 s for 355,000 members with their two
+    indexes, 0.3 s without)."""
+    db.conn.execute("DROP INDEX IF EXISTS lineage_members_lineage")
+    db.conn.execute("DROP INDEX IF EXISTS lineage_members_release")
     tables = ("lineage_events", "derived_events", "lineage_members", "lineage_alignments")
     for table in (*tables, "lineages"):
         db.conn.execute(f"DELETE FROM {table}")
-    db.conn.execute("DROP INDEX IF EXISTS lineage_members_lineage")
-    db.conn.execute("DROP INDEX IF EXISTS lineage_members_release")
 
 
 def _forget_from(db: Database, release: str) -> None:
