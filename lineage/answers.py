@@ -189,6 +189,10 @@ def _store_blame(db: Database, start: str) -> None:
             if release in copies:  # a clause a derived copy shares with a later official
                 dated = min(dated, release)  # release only dates from the copy
             rows.append((part_id, lineage_id, release, number, dated, text_since or dated))
+    # In part order, each row lands at the end of the table (its key is the part), and next
+    # to the one before in the release index; in lineage order every row went to a page of
+    # its own: the archive's 355,000 rows took 4.5 s to write, 2 s so.
+    rows.sort()
     db.conn.executemany(
         """INSERT INTO blame (part_id, lineage_id, release, number, since, text_since)
            VALUES (?, ?, ?, ?, ?, ?)""",
@@ -271,6 +275,7 @@ def _store_word_diffs(
         shape = diff_shape(diff)
         if diff_of_shape(shape, a, b) == diff:  # else the reader diffs it: never a wrong one
             rows.append((key, shape))
+    rows.sort()  # by key: each row at the end of the table, not on a random page of it
     db.conn.executemany("INSERT INTO word_diffs (key, shape) VALUES (?, ?)", rows)
 
 
@@ -292,6 +297,7 @@ def _store_change_kinds(db: Database, start: str, everything: bool, examples: _E
     todo = {key: pair for key, pair in needed.items() if key not in have}
     clauses = states.clauses({member for pair in todo.values() for member in pair})
     rows = [(key, *both_kinds(clauses[old], clauses[new])) for key, (old, new) in todo.items()]
+    rows.sort()  # by key, as `_store_word_diffs` writes
     db.conn.executemany("INSERT INTO change_kinds (key, follows, otherwise) VALUES (?, ?, ?)", rows)
     return len(rows)
 
