@@ -55,10 +55,10 @@ from lineage.derived import (
 ALIGN_VERSION = 57
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
-MEMBER_INDEXES = (  # as m002_lineage creates them
-    "CREATE INDEX IF NOT EXISTS lineage_members_lineage ON lineage_members(lineage_id, release)",
-    "CREATE INDEX IF NOT EXISTS lineage_members_release ON lineage_members(release, number)",
-)
+MEMBER_INDEXES = {  # name -> what it indexes, as m002_lineage creates them
+    "lineage_members_lineage": "lineage_members(lineage_id, release)",
+    "lineage_members_release": "lineage_members(release, number)",
+}
 
 
 class Member(NamedTuple):
@@ -314,8 +314,9 @@ def _build_official(
             report["counts"][kind] = report["counts"].get(kind, 0) + count
         old = new
         report["aligned"] += 1
-    for statement in MEMBER_INDEXES:  # before the lineages: their foreign keys use one
-        db.conn.execute(statement)
+    # before the lineages: their foreign keys use one
+    for name, columns in MEMBER_INDEXES.items():
+        db.conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {columns}")
     lineages.write(db)
 
 
@@ -468,8 +469,8 @@ def _forget_all(db: Database) -> None:
     the delete itself would do so (the members' foreign keys keep SQLite from truncating
     the table at once: it deletes row by row, 2.5 s for 355,000 members with their two
     indexes, 0.3 s without)."""
-    db.conn.execute("DROP INDEX IF EXISTS lineage_members_lineage")
-    db.conn.execute("DROP INDEX IF EXISTS lineage_members_release")
+    for name in MEMBER_INDEXES:
+        db.conn.execute(f"DROP INDEX IF EXISTS {name}")
     tables = ("lineage_events", "derived_events", "lineage_members", "lineage_alignments")
     for table in (*tables, "lineages"):
         db.conn.execute(f"DELETE FROM {table}")
