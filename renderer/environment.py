@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from renderer.links import external_url
 from renderer.markup import emphasis, emphasis_in_diff
+from renderer.print_escaped import PrintEscapedGenerator, print_escaped
 from renderer.site_files import site_folder
 from renderer.source_links import source_links
 
@@ -29,6 +30,9 @@ ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
 DATES_KEPT = 4096  # dates formatted once: a site names a few hundred days, thousands of times
+# The compiled templates' files, named for the site's code generator: templates compiled by
+# another (Jinja's own, before it) are never read back.
+BYTECODE_FILES = "site-print-escaped-%s.cache"
 ANCHORS_KEPT = 65536  # anchors made once: some 21,000 numbers and terms, asked 100,000 times
 
 
@@ -140,9 +144,13 @@ class SiteEnvironment(Environment):
     Jinja looks `x.name` up as an attribute and, failing that, as an item: the page
     contexts are plain dicts, so each of the hundreds of such reads a page makes raised and
     caught an AttributeError first (a tenth of the time of a page). A dict's methods are still
-    found when it has no key of their name (`counts.items()`); no context has such a key."""
+    found when it has no key of their name (`counts.items()`); no context has such a key.
+
+    Printed values go through `print_escaped` (`renderer.print_escaped`)."""
 
     context_class = SiteContext
+    code_generator_class = PrintEscapedGenerator
+    print_escaped = staticmethod(print_escaped)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
@@ -162,7 +170,7 @@ def make_environment(
     bytecode_cache = None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
-        bytecode_cache = FileSystemBytecodeCache(str(cache))
+        bytecode_cache = FileSystemBytecodeCache(str(cache), BYTECODE_FILES)
     env = SiteEnvironment(
         loader=FileSystemLoader(str(templates or site_folder() / "templates")),
         autoescape=select_autoescape(default=True, default_for_string=True),
