@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from jinja2 import Environment, FileSystemBytecodeCache, UndefinedError
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, UndefinedError
 from markupsafe import Markup, escape
 
 from renderer.environment import make_environment
@@ -67,7 +67,7 @@ def test_templates_compiled_by_jinja_own_generator_are_not_read_back(tmp_path: P
     cache.mkdir()
     (templates / "page.html").write_text("{{ text }}")
     jinja = Environment(
-        loader=make_environment({}, templates).loader,
+        loader=FileSystemLoader(str(templates)),
         autoescape=True,
         bytecode_cache=FileSystemBytecodeCache(str(cache)),
     )
