@@ -47,6 +47,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.collector import collector_paused
+from archive.keyed import keyed_rows, keyed_values
 from archive.query import release_dates
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
 from lineage.align import GROUP, Clause, joined_examples
@@ -287,13 +288,7 @@ def _store_change_kinds(db: Database, start: str, everything: bool, examples: _E
     needed = _pairs_of_states(db, start, states)
     if everything:
         _keep_only(db, "change_kinds", needed)
-    have = {
-        row[0]
-        for row in db.execute(
-            "SELECT key FROM change_kinds WHERE key IN (SELECT value FROM json_each(?))",
-            [json.dumps(list(needed))],
-        )
-    }
+    have = {row[0] for row in keyed_rows(db, "change_kinds", "key", [], needed)}
     todo = {key: pair for key, pair in needed.items() if key not in have}
     clauses = states.clauses({member for pair in todo.values() for member in pair})
     rows = [(key, *both_kinds(clauses[old], clauses[new])) for key, (old, new) in todo.items()]
@@ -351,13 +346,7 @@ class _MemberStates:
         owned = {member: self.example_versions(member[0], *member[1][1:3]) for member in members}
         versions = {row[5] for _release, row in members}
         versions.update(version for examples in owned.values() for version in examples)
-        normalised = dict(
-            self.db.execute(
-                "SELECT hash, normalised FROM clause_versions"
-                " WHERE hash IN (SELECT value FROM json_each(?))",
-                [json.dumps(sorted(versions))],
-            ).fetchall()
-        )
+        normalised = keyed_values(self.db, "clause_versions", "hash", "normalised", versions)
         found = {}
         for member in members:
             part, kind, number, parent, title, version, position = member[1]

@@ -18,6 +18,7 @@ from sqlite_utils import Database
 
 from archive.collector import collector_paused
 from archive.errors import LookupFailed
+from archive.keyed import keyed_values
 from archive.lookup import Found, find
 from archive.query import release_dates, resolve_release
 from lineage.align import (
@@ -105,12 +106,8 @@ def read_words(
     wanted = [member for member in members if getattr(member, column) is None]
     if not wanted:
         return
-    found = dict(
-        db.execute(
-            f"SELECT hash, {column} FROM clause_versions"
-            " WHERE hash IN (SELECT value FROM json_each(?))",
-            [json.dumps(sorted({member.version for member in wanted}))],
-        ).fetchall()
+    found = keyed_values(
+        db, "clause_versions", "hash", column, (member.version for member in wanted)
     )
     for member in wanted:
         setattr(member, column, found[member.version])

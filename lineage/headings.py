@@ -13,12 +13,12 @@ per build; the pipeline now does it once, for the releases it redoes.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from archive.keyed import keyed_values
 from archive.lookup import is_heading
 
 HEADING_KINDS = ("chapter", "section", "rule")
@@ -76,13 +76,7 @@ def store_headings(db: Database, start: str) -> int:
     ).fetchall()
     longer = {row[6] for row in rows if row[6] not in texts}  # long chapter or section titles
     if longer:
-        texts.update(
-            db.execute(
-                "SELECT hash, text FROM clause_versions"
-                " WHERE hash IN (SELECT value FROM json_each(?))",
-                [json.dumps(sorted(longer))],
-            ).fetchall()
-        )
+        texts.update(keyed_values(db, "clause_versions", "hash", "text", longer))
     found = []
     for lineage, release, number, kind, title, capture, version in rows:
         text = texts.get(version)

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple, Protocol
 from sqlite_utils import Database
 
 from archive.collector import collector_paused
+from archive.keyed import keyed_values
 from archive.store import store_file
 from archive.workers import die_with_parent
 from lineage.align import (
@@ -99,14 +100,8 @@ def load_clauses(db: Database, release: str, texts: dict[str, str] | None = None
             ORDER BY parts.position""",
         [release, *kinds],
     ).fetchall()
-    missing = json.dumps(list({row[5] for row in rows} - texts.keys()))
-    texts.update(
-        db.execute(
-            """SELECT hash, normalised FROM clause_versions
-               WHERE hash IN (SELECT value FROM json_each(?))""",
-            [missing],
-        ).fetchall()
-    )
+    missing = {row[5] for row in rows} - texts.keys()
+    texts.update(keyed_values(db, "clause_versions", "hash", "normalised", missing))
     return with_examples((*row[:6], texts[row[5]], row[6]) for row in rows)
 
 

@@ -9,10 +9,9 @@ same result.
 
 from __future__ import annotations
 
-import json
-
 from sqlite_utils import Database
 
+from archive.keyed import keyed_values
 from archive.worddiff import Diff, diff_of_shape, one_operation, pair_key, word_diffs
 
 
@@ -31,12 +30,7 @@ def stored_word_diffs(db: Database, pairs: list[tuple[str, str]]) -> list[Diff]:
     """`archive.worddiff.word_diffs` of `pairs`, read from the store where it has them."""
     results = [one_operation(a, b) for a, b in pairs]  # added, removed: no diffing
     keys = {i: pair_key(*pairs[i]) for i, diff in enumerate(results) if diff is None}
-    shapes: dict[str, str] = dict(
-        db.execute(
-            "SELECT key, shape FROM word_diffs WHERE key IN (SELECT value FROM json_each(?))",
-            [json.dumps(sorted(set(keys.values())))],
-        ).fetchall()
-    )
+    shapes: dict[str, str] = keyed_values(db, "word_diffs", "key", "shape", keys.values())
     for i, key in keys.items():
         shape = shapes.get(key)
         if shape is not None:

@@ -18,12 +18,12 @@ alignment's rules is never read.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from sqlite_utils import Database
 
+from archive.keyed import keyed_rows
 from lineage.align import Clause, kind_of_change
 from lineage.store import ALIGN_VERSION
 
@@ -84,9 +84,5 @@ def stored_kinds(db: Database, keys: Iterable[str]) -> dict[str, str]:
 def stored_both_kinds(db: Database, keys: Iterable[str]) -> dict[str, tuple[str, str]]:
     """Key -> the two kinds stored under it (if every cited number followed its rule, if none
     did); keys the store lacks are left out."""
-    rows = db.execute(
-        """SELECT key, follows, otherwise FROM change_kinds
-           WHERE key IN (SELECT value FROM json_each(?))""",
-        [json.dumps(sorted(set(keys)))],
-    )
+    rows = keyed_rows(db, "change_kinds", "key", ["follows", "otherwise"], keys)
     return {key: (follows, otherwise) for key, follows, otherwise in rows}
