@@ -907,7 +907,12 @@ def _gap_candidates(
 
     A clause rewritten so much that few words survive (504.3 of 2002-10-07) still sits in the
     same place, after the same clause and under the same parent: a weak similarity is then
-    enough, as long as nothing stronger claims either side.
+    enough, as long as nothing stronger claims either side. Each new clause is offered the
+    first old clause of its gap that fits, as a line diff would pair them; but a new clause
+    alone between two pairs is offered every old clause of the gap, and the one that reads
+    most like it wins. (2016-09-30: the old 505.4, on the main phase's triggers, was dropped;
+    505.5 "Third, the active player gets priority" became 505.4 "Second, the active player
+    gets priority". Being first in the gap made the old 505.4 no better a candidate.)
     """
     anchor: int | None = None  # the old clause paired with the last paired new clause
     anchor_new = 0
@@ -917,6 +922,8 @@ def _gap_candidates(
             continue
         if anchor is None:
             continue
+        closing = result.matches.get(n + 1)
+        alone = anchor_new == n - 1 and closing is not None and closing > anchor
         for o in range(anchor + 1, min(anchor + 1 + MAX_GAP, len(old))):
             if o in taken:
                 break
@@ -925,7 +932,8 @@ def _gap_candidates(
                 if score >= IN_GAP:
                     off_diagonal = abs((o - anchor) - (n - anchor_new))
                     yield score + context.bonus(o, n) - off_diagonal, score, n, o, IN_PLACE
-                    break
+                    if not alone:
+                        break
 
 
 def _pair_by_children(

@@ -105,6 +105,22 @@ def test_3_a_weak_leftover_pair_leaves_a_piece_to_its_source(rewrite_2009: Align
     assert "605.1b" in rewrite_2009.pieces("406.1")
 
 
+def test_3_a_clause_alone_between_two_pairs_continues_the_one_it_reads_like(
+    full_store: Database,
+) -> None:
+    """2016-09-30: the main phase lost its step for triggers. The old 505.4 ("Second, any
+    abilities that trigger at the beginning of the main phase go on the stack") was dropped,
+    and 505.5 ("Third, the active player gets priority...") became 505.4 ("Second, the
+    active player gets priority"), its subrules 505.5a-b now 505.4a-b. Gap filling offered the
+    new 505.4 only the first old clause of its gap, the old 505.4 (similarity 24, against 38
+    for 505.5), and paired them."""
+    kaladesh = Aligned(full_store, "2016-08-26", "2016-09-30")
+    assert kaladesh.successor["505.5"] == "505.4"
+    assert kaladesh.successor["505.5a"] == "505.4a"
+    assert kaladesh.ending("505.4") == "removed"
+    assert kaladesh.kind("505.4") == "renumbered+reworded"
+
+
 def clause(number: str, text: str, position: int, parent: str) -> Clause:
     return Clause(position, "subrule", number, parent, None, text, text, position)
 
