@@ -35,6 +35,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.collector import collector_paused
+from archive.keyed import keyed_rows
 from archive.normalise import fold_markup
 from lineage.align import GROUP, Clause, joined_examples, reference_end_pairs
 from lineage.derived import unconfirmed_lineages
@@ -48,7 +49,6 @@ CHUNK_CHARS = 120_000  # texts per chunk file: a few dozen requests for the whol
 FORMAT = 2  # bump when the files' layout changes (compare.js reads it)
 KIND_CODES = "".join(chr(ord("a") + i) for i in range(len(CHANGE_KINDS)))
 NEVER, DEPENDS = ".", "?"
-SQL_BATCH = 500  # hashes per query: below SQLite's limit on parameters
 
 
 @dataclass
@@ -178,16 +178,8 @@ def _release_examples(db: Database, release: str) -> dict[str | None, tuple[str,
 
 def _versions(db: Database, hashes: set[str]) -> dict[str, tuple[str, str]]:
     """Version hash -> (normalised, text)."""
-    found: dict[str, tuple[str, str]] = {}
-    wanted = sorted(hashes)
-    for start in range(0, len(wanted), SQL_BATCH):
-        batch = wanted[start : start + SQL_BATCH]
-        marks = ",".join("?" * len(batch))
-        for version, normalised, text in db.execute(
-            f"SELECT hash, normalised, text FROM clause_versions WHERE hash IN ({marks})", batch
-        ):
-            found[version] = (normalised, text)
-    return found
+    rows = keyed_rows(db, "clause_versions", "hash", ["normalised", "text"], hashes)
+    return {version: (normalised, text) for version, normalised, text in rows}
 
 
 def _state(
