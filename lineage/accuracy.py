@@ -336,8 +336,10 @@ def _tally() -> dict[str, int]:
 def measure(db: Database, rows: Iterable[TruthRow]) -> dict[str, Any]:
     """Per kind of the truth: rows, rows linked right, rows linked and named right.
 
-    The figures are given over all truth files (`overall`) and per file (`files`).
+    The figures are given over all truth files (`overall`) and per file (`files`); `links`
+    measures the links one by one (`measure_links`).
     """
+    rows = list(rows)
     steps: dict[tuple[str, str], _Transition] = {}
     overall: dict[str, dict[str, int]] = defaultdict(_tally)
     files: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(_tally))
@@ -354,7 +356,68 @@ def measure(db: Database, rows: Iterable[TruthRow]) -> dict[str, Any]:
     return {
         "overall": _sorted(overall),
         "files": {name: _sorted(table) for name, table in sorted(files.items())},
+        "links": measure_links(db, rows, steps),
     }
+
+
+def measure_links(
+    db: Database, rows: Iterable[TruthRow], steps: dict[tuple[str, str], _Transition]
+) -> dict[str, dict[str, int]]:
+    """How far one link can be trusted: the engine's links measured one by one.
+
+    A row counts as wrong when any of its links is, so a split found with three of its four
+    pieces is a wrong row; a judge reading one link on a page wants to know how often that
+    link is right, and whether the "uncertain link" mark tells the doubtful ones apart.
+
+    In each transition the judged clauses are those the rows name. Every link of the engine
+    (`_Transition.links`) that touches one is `right` when one row names both its clauses
+    (the truth's links of a row: each old label with each new label), else wrong: a row
+    lists every link of its clauses, so a link to a clause no row names is wrong too. A link
+    is `uncertain` when the change of either clause it joins is marked so on the site
+    (`lineage.evidence.evidence_between`, the mark of the diff pages), else `certain`.
+    `truth` counts the truth's links, how many of them the engine `found`, and how many of
+    those it missed belong to a split or a merge (`missed_in_splits_and_merges`).
+    """
+    from lineage.evidence import evidence_between  # the mark as the diff pages give it
+
+    by_pair: dict[tuple[str, str], list[TruthRow]] = defaultdict(list)
+    for row in rows:
+        by_pair[(row.old_release, row.new_release)].append(row)
+    tally = {
+        "certain": {"links": 0, "right": 0},
+        "uncertain": {"links": 0, "right": 0},
+        "truth": {"links": 0, "found": 0, "missed_in_splits_and_merges": 0},
+    }
+    for pair, judged in by_pair.items():
+        step = steps.get(pair) or _Transition.load(db, *pair)
+        olds = {step.old_parts[label] for row in judged for label in row.olds}
+        news = {step.new_parts[label] for row in judged for label in row.news}
+        truth_kinds = {
+            (step.old_parts[o], step.new_parts[n]): row.kind
+            for row in judged
+            for o in row.olds
+            for n in row.news
+        }
+        truth = set(truth_kinds)
+        links = {
+            (o, n)
+            for part in olds | news
+            for o, n in step.links.get(part, set())
+            if o in olds or n in news
+        }
+        lineages = {step.lineage[part] for link in links for part in link}
+        marks = evidence_between(db, *pair, lineages)
+        for o, n in links:
+            weak = any(marks.get(step.lineage[part], {}).get("weak") for part in (o, n))
+            counted = tally["uncertain" if weak else "certain"]
+            counted["links"] += 1
+            counted["right"] += (o, n) in truth
+        tally["truth"]["links"] += len(truth)
+        tally["truth"]["found"] += len(truth & links)
+        tally["truth"]["missed_in_splits_and_merges"] += sum(
+            1 for link in truth - links if truth_kinds[link] in (SPLIT, MERGED)
+        )
+    return tally
 
 
 def _sorted(table: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
@@ -430,6 +493,19 @@ def format_table(table: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
+def format_links(links: dict[str, dict[str, int]]) -> str:
+    """The links measured one by one (`measure_links`), a line each."""
+    lines = []
+    for mark in ("certain", "uncertain"):
+        tally = links[mark]
+        share = percent(tally["right"], tally["links"])
+        lines.append(f"links marked {mark}: {tally['right']} of {tally['links']} right ({share})")
+    truth = links["truth"]
+    share = percent(truth["found"], truth["links"])
+    lines.append(f"links of the truth found: {truth['found']} of {truth['links']} ({share})")
+    return "\n".join(lines)
+
+
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -450,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     figures = measure(db, rows)
     print(format_table(figures["overall"]))
+    print(format_links(figures["links"]))
     for name, table in figures["files"].items():
         print(f"\n{name}\n{format_table(table)}")
     if args.failures:

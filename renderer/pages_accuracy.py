@@ -49,6 +49,21 @@ def _rows(table: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
     ]
 
 
+def _links(links: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """The links measured one by one (`lineage.accuracy.measure_links`), with their shares."""
+    from lineage.accuracy import percent
+
+    if not links:
+        return {}
+    shown: dict[str, Any] = {
+        mark: {**links[mark], "pct": percent(links[mark]["right"], links[mark]["links"])}
+        for mark in ("certain", "uncertain")
+    }
+    truth = links["truth"]
+    shown["truth"] = {**truth, "pct": percent(truth["found"], truth["links"])}
+    return shown
+
+
 def uncertain_counts(site: Site) -> dict[str, int]:
     """Method -> how many changes of this store were decided on weak evidence."""
     if "lineage_events" not in site.db.table_names():
@@ -80,6 +95,7 @@ def accuracy_context(site: Site) -> dict[str, Any]:
             {"name": name, "about": describe_file(name), "rows": _rows(table)}
             for name, table in figures.get("files", {}).items()
         ],
+        "links": _links(figures.get("links", {})),
         "official": agreement,
         "uncertain": uncertain,
         "uncertain_total": sum(uncertain.values()),

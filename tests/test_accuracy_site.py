@@ -115,6 +115,25 @@ def test_accuracy_page_shows_the_measured_figures(accuracy_html: str) -> None:
     assert f"{total['named']} ({100 * total['named'] / total['rows']:.1f}%)" in accuracy_html
 
 
+def test_accuracy_page_shows_the_links_measured_one_by_one(accuracy_html: str) -> None:
+    links = published_figures()["links"]
+    table = {t["caption"]: t for t in tables(accuracy_html)}["Links measured one by one"]
+    shown = {cells[0]: (int(cells[1]), _count(cells[2])) for cells in table["rows"][1:]}
+    assert shown == {
+        "not marked uncertain": (links["certain"]["links"], links["certain"]["right"]),
+        "marked uncertain link": (links["uncertain"]["links"], links["uncertain"]["right"]),
+    }
+    truth = links["truth"]
+    assert f'id="truth-links">{truth["links"]}<' in accuracy_html
+    assert f'id="truth-found">{truth["found"]}<' in accuracy_html
+    missed = truth["missed_in_splits_and_merges"]
+    assert f'id="truth-missed-pieces">{missed}<' in accuracy_html
+    # the mark is worth reading: links it marks are right less often than the others
+    assert links["uncertain"]["right"] * links["certain"]["links"] < (
+        links["certain"]["right"] * links["uncertain"]["links"]
+    )
+
+
 @pytest.fixture(scope="module")
 def pair_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Database, Path]:
     """2021-06-09 and 2021-07-12 with the official article that explains the second, and

@@ -99,3 +99,25 @@ def test_target_per_kind(kind: str) -> None:
     tally = _published()["overall"][kind]
     assert tally["linked"] >= TARGET * tally["rows"]
     assert tally["named"] >= TARGET * tally["rows"]
+
+
+def test_links_are_measured_one_by_one(full_lineage: Database, tmp_path: Path) -> None:
+    """A right row gives right links; a wrong row counts the engine's link of its clause as
+    wrong and its own link as not found (2021-07-12 renumbered 707 to 708)."""
+    truth = tmp_path / "links.csv"
+    truth.write_text(
+        "old_release,new_release,old,new,kind,reason\n"
+        "2021-06-09,2021-07-12,707.2,708.2,renumbered,face-down characteristics moved on\n"
+        "2021-06-09,2021-07-12,707.3,707.4,renumbered+reworded,deliberately wrong\n",
+        encoding="utf-8",
+    )
+    rows = read_truth(truth)
+    assert check(full_lineage, rows) == []
+    links = measure(full_lineage, rows)["links"]
+    judged = links["certain"]["links"] + links["uncertain"]["links"]
+    right = links["certain"]["right"] + links["uncertain"]["right"]
+    # 707.2 -> 708.2 is right; 707.3 -> 708.3 (the engine's) and whatever the engine links
+    # to 707.4 are wrong
+    assert right == 1
+    assert judged >= 3
+    assert links["truth"] == {"links": 2, "found": 1, "missed_in_splits_and_merges": 0}
