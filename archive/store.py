@@ -451,7 +451,7 @@ def m010_lineage_evidence(db: Database) -> None:
     gap, children, split-off, absorbed, unpaired); `score`: the evidence it had (word
     similarity plus context, or the share of words that moved, or for an unpaired clause the
     best similarity it had to a clause it was not paired with); `weak`: 1 when that is below
-    `lineage.align.WEAK`.
+    `lineage.alignment.WEAK`.
     """
     columns = {"method": "TEXT", "score": "REAL", "weak": "INTEGER NOT NULL DEFAULT 0"}
     have = set(db["lineage_events"].columns_dict)

@@ -50,7 +50,7 @@ from archive.collector import collector_paused
 from archive.keyed import keyed_rows, keyed_values
 from archive.query import release_dates
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
-from lineage.align import GROUP, Clause, joined_examples
+from lineage.clause import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
 from lineage.headings import store_headings

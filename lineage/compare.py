@@ -21,22 +21,14 @@ from archive.errors import LookupFailed
 from archive.keyed import keyed_values
 from archive.lookup import Found, find
 from archive.query import release_dates, resolve_release
-from lineage.align import (
-    ADDED,
-    GROUP,
-    MERGED,
-    REMOVED,
-    SPLIT,
-    UNCHANGED,
-    Clause,
-    joined_examples,
-    kind_of_change,
-)
+from lineage.change_kind import kind_of_change
+from lineage.clause import GROUP, Clause, joined_examples
 from lineage.derived import annotate_diff, derived_releases
 from lineage.evidence import add_evidence
 from lineage.stored_diffs import member_text, stored_word_diffs
 from lineage.stored_kinds import clause_state, kinds_key, stored_kinds
 from lineage.trace import require_lineage
+from vocabulary.kinds import ADDED, MERGED, REMOVED, SPLIT, UNCHANGED
 
 
 @dataclass(slots=True)

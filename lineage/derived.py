@@ -30,7 +30,9 @@ from typing import Any, NamedTuple
 from sqlite_utils import Database
 
 from archive.query import release_dates
-from lineage.align import Alignment, Clause, align
+from lineage.align import align
+from lineage.alignment import Alignment
+from lineage.clause import Clause
 from vocabulary.kinds import ADDED, MERGED, REMOVED, SPLIT
 
 DERIVED_ROLE = "derived"

@@ -1,8 +1,8 @@
 """How certain a change is: the evidence of the alignment decisions behind it.
 
 Each row of `lineage_events` keeps how its decision was taken: `method` (`equal`, `similar`,
-`gap`, `unpaired`...), `score` and `weak` (`lineage.align.Alignment.evidence_new` and
-`evidence_old`: a pairing under `lineage.align.WEAK`, a split piece or absorbed clause made of
+`gap`, `unpaired`...), `score` and `weak` (`lineage.alignment.Alignment.evidence_new` and
+`evidence_old`: a pairing under `lineage.alignment.WEAK`, a split piece or absorbed clause made of
 too few of the moved words, an added or removed clause that had a near match passed over).
 A change between two releases, neighbours or not, is uncertain when any decision of its
 lineage between them was weak; it then carries the evidence of the first weak decision,

@@ -2,7 +2,7 @@
 of change between every two states of a clause that some pair of releases can set against
 each other, and the diff of any two releases reads them instead of naming them again.
 
-A clause's *state* is what `lineage.align.kind_of_change` reads of it: its kind, its label
+A clause's *state* is what `lineage.change_kind.kind_of_change` reads of it: its kind, its label
 (number, or glossary term), its version (the exact text) and the versions of its examples.
 The kind between two states depends on the releases compared only through the rule numbers
 their texts cite: whether each one followed its rule's renumbering (`601.2e` -> `601.2f`).
@@ -24,7 +24,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.keyed import keyed_rows
-from lineage.align import Clause, kind_of_change
+from lineage.change_kind import kind_of_change
+from lineage.clause import Clause
 from lineage.store import ALIGN_VERSION
 
 SEPARATOR = "\x1f"  # between the fields of a state: no kind, hash or list of hashes holds it

@@ -37,7 +37,8 @@ from sqlite_utils import Database
 from archive.collector import collector_paused
 from archive.keyed import keyed_rows
 from archive.normalise import fold_markup
-from lineage.align import GROUP, Clause, joined_examples, reference_end_pairs
+from lineage.change_kind import reference_end_pairs
+from lineage.clause import GROUP, Clause, joined_examples
 from lineage.derived import unconfirmed_lineages
 from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key, stored_both_kinds

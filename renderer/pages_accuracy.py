@@ -79,7 +79,7 @@ def uncertain_counts(site: Site) -> dict[str, int]:
 def accuracy_context(site: Site) -> dict[str, Any]:
     """Everything the page shows (its key too)."""
     from lineage.accuracy import official_agreement, percent, published_figures
-    from lineage.align import WEAK
+    from lineage.alignment import WEAK
 
     figures = published_figures()
     agreement = official_agreement(site.db)

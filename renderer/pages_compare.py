@@ -26,7 +26,7 @@ from sqlite_utils import Database
 from archive import normalise
 from archive.store import open_reader, store_file
 from archive.workers import die_with_parent
-from lineage import align, compare
+from lineage import change_kind, clause, compare
 from lineage.compare import compared_with
 from renderer import compare_data as compare_module
 from renderer.compare_data import FORMAT, INDEX, CompareData, compare_data, versioned
@@ -46,7 +46,7 @@ def data_key(db: Database, dates: list[str]) -> str:
            FROM lineage_alignments ORDER BY release"""
     ).fetchall()
     digest = hashlib.sha256(repr((FORMAT, dates, alignments)).encode())
-    for module in (compare_module, align, compare):
+    for module in (compare_module, change_kind, clause, compare):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:20]
 
@@ -54,7 +54,7 @@ def data_key(db: Database, dates: list[str]) -> str:
 def memo_code() -> str:
     """The code that names the kinds: a memo written by other code is not read."""
     digest = hashlib.sha256(str(FORMAT).encode())
-    for module in (compare_module, align, normalise):
+    for module in (compare_module, change_kind, clause, normalise):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:20]
 

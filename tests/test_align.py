@@ -5,7 +5,9 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from archive.normalise import normalise
-from lineage.align import Clause, align, kind_of_change, mask_references
+from lineage.align import align
+from lineage.change_kind import kind_of_change, mask_references
+from lineage.clause import Clause
 from lineage.store import load_clauses
 
 

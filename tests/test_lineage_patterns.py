@@ -11,18 +11,13 @@ import json
 import pytest
 from sqlite_utils import Database
 
-from lineage.align import (
-    CERTAIN_METHODS,
-    WEAK,
-    Alignment,
-    Clause,
-    _similarity,
-    _WordCodes,
-    align,
-)
+from lineage.align import _similarity, align
+from lineage.alignment import CERTAIN_METHODS, WEAK, Alignment
 from lineage.blame import blame
+from lineage.clause import Clause
 from lineage.compare import diff_releases
 from lineage.store import load_clauses
+from lineage.words import WordCodes
 
 
 class Aligned:
@@ -126,7 +121,7 @@ def clause(number: str, text: str, position: int, parent: str) -> Clause:
 
 
 def test_4_the_2009_vocabulary_costs_no_similarity() -> None:
-    codes = _WordCodes()
+    codes = WordCodes()
     before = clause(
         "212.2a", "A player may play an artifact card from his or hand. It comes into play.", 0, ""
     )

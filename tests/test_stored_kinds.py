@@ -10,9 +10,10 @@ import pytest
 from sqlite_utils import Database
 
 from lineage import compare, stored_kinds
-from lineage.align import MERGED, SPLIT, UNCHANGED, kind_of_change
+from lineage.change_kind import kind_of_change
 from lineage.compare import diff_releases, load_members, read_words
 from lineage.stored_kinds import kinds_key
+from vocabulary.kinds import MERGED, SPLIT, UNCHANGED
 
 
 def _dates(db: Database) -> list[str]:
