@@ -471,40 +471,9 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     (a new release only extends it or follows it): only the members after it are read,
     not its every member again."""
     since = previous or ""
-    db.conn.execute("DROP TABLE IF EXISTS temp.open_wordings")
-    db.conn.execute(
-        """CREATE TEMP TABLE open_wordings AS SELECT w.lineage_id, min(w.position) AS position,
-           min(w.first) AS first FROM wordings w JOIN lineages l ON l.id = w.lineage_id
-           WHERE w.last >= ? AND l.first_release <= ? GROUP BY w.lineage_id""",
-        # Only lineages that began by `previous` keep their ids; a later one may reuse the
-        # id of a lineage forgotten by the rebuild, whose wordings go below.
-        [since, since],
-    )
-    db.conn.execute("DROP TABLE IF EXISTS temp.carried")
-    db.conn.execute(
-        """CREATE TEMP TABLE carried AS SELECT w.* FROM wordings w
-           JOIN temp.open_wordings o ON o.lineage_id = w.lineage_id AND o.position = w.position
-           JOIN lineages l ON l.id = w.lineage_id
-           WHERE w.last = ? AND NOT EXISTS
-             (SELECT 1 FROM wordings x WHERE x.lineage_id = w.lineage_id
-              AND x.position > w.position)
-           AND EXISTS (SELECT 1 FROM wordings z WHERE z.lineage_id = w.lineage_id
-                       AND z.position = 0 AND z.first = l.first_release)""",
-        [since],
-    )
-    db.conn.execute("DELETE FROM wordings WHERE last >= ?", [since])
-    db.conn.execute("DELETE FROM wordings WHERE lineage_id NOT IN (SELECT id FROM lineages)")
-    # A lineage rebuilt under an id that held another one (a derived copy's lineages are
-    # made again with each rebuild) starts elsewhere: its rows go, and it is done whole below.
-    db.conn.execute(
-        """DELETE FROM wordings WHERE lineage_id IN (SELECT w.lineage_id FROM wordings w
-           JOIN lineages l ON l.id = w.lineage_id WHERE w.position = 0
-           AND w.first != l.first_release)"""
-    )
+    offsets, carried = _forget_open_wordings(db, since)
     dates = release_dates(db)
     following = dict(zip(dates, dates[1:], strict=False))
-    offsets = {row[0]: row[1] for row in db.execute("SELECT * FROM temp.open_wordings")}
-    carried = {row[0]: row for row in db.execute("SELECT * FROM temp.carried")}
     kinds = {
         (row[0], row[1]): row[2]
         for row in db.execute(
@@ -513,32 +482,7 @@ def _store_wordings(db: Database, previous: str | None) -> int:
             [since],
         )
     }
-    # The lineages to do, each from the release its first open wording began (a new one:
-    # whole; a carried one: after it); their members are then read through the index by
-    # lineage, not by a scan.
-    db.conn.execute("DROP TABLE IF EXISTS temp.redone")
-    db.conn.execute(
-        """CREATE TEMP TABLE redone AS
-           SELECT lineage_id, first FROM temp.open_wordings
-           WHERE lineage_id NOT IN (SELECT lineage_id FROM temp.carried)
-           UNION ALL
-           SELECT lineage_id, ? FROM temp.carried
-           UNION ALL
-           SELECT id, first_release FROM lineages
-           WHERE id NOT IN (SELECT lineage_id FROM temp.open_wordings)
-             AND id NOT IN (SELECT DISTINCT lineage_id FROM wordings)""",
-        [following.get(since)],
-    )
-    members = db.execute(
-        """SELECT m.lineage_id, m.release, m.number, p.version_hash, cv.normalised_hash,
-                  b.since, b.text_since
-           FROM temp.redone r
-           JOIN lineage_members m ON m.lineage_id = r.lineage_id AND m.release >= r.first
-           JOIN parts p ON p.id = m.part_id
-           LEFT JOIN clause_versions cv ON cv.hash = p.version_hash
-           LEFT JOIN blame b ON b.part_id = m.part_id
-           ORDER BY m.lineage_id, m.release, p.position"""
-    )
+    members = _members_to_redo(db, following.get(since))
     rows = []
     for lineage_id, group in groupby(members, key=lambda row: row[0]):
         runs = [(version, list(items)) for version, items in groupby(group, key=lambda r: r[3])]
@@ -569,6 +513,80 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     for table in ("open_wordings", "carried", "redone"):
         db.conn.execute(f"DROP TABLE temp.{table}")
     return len(rows)
+
+
+def _forget_open_wordings(
+    db: Database, since: str
+) -> tuple[dict[int, int], dict[int, tuple[Any, ...]]]:
+    """Delete the wordings that reached `since` or later, and any a rebuild left without
+    their lineage; keep in temporary tables what the recomputation starts from: each open
+    lineage's first open position (`open_wordings`) and the wordings carried on as stored
+    (`carried`). Returns both: lineage -> position, lineage -> carried row."""
+    db.conn.execute("DROP TABLE IF EXISTS temp.open_wordings")
+    db.conn.execute(
+        """CREATE TEMP TABLE open_wordings AS SELECT w.lineage_id, min(w.position) AS position,
+           min(w.first) AS first FROM wordings w JOIN lineages l ON l.id = w.lineage_id
+           WHERE w.last >= ? AND l.first_release <= ? GROUP BY w.lineage_id""",
+        # Only lineages that began by `since` keep their ids; a later one may reuse the id
+        # of a lineage forgotten by the rebuild, whose wordings go below.
+        [since, since],
+    )
+    db.conn.execute("DROP TABLE IF EXISTS temp.carried")
+    db.conn.execute(
+        """CREATE TEMP TABLE carried AS SELECT w.* FROM wordings w
+           JOIN temp.open_wordings o ON o.lineage_id = w.lineage_id AND o.position = w.position
+           JOIN lineages l ON l.id = w.lineage_id
+           WHERE w.last = ? AND NOT EXISTS
+             (SELECT 1 FROM wordings x WHERE x.lineage_id = w.lineage_id
+              AND x.position > w.position)
+           AND EXISTS (SELECT 1 FROM wordings z WHERE z.lineage_id = w.lineage_id
+                       AND z.position = 0 AND z.first = l.first_release)""",
+        [since],
+    )
+    db.conn.execute("DELETE FROM wordings WHERE last >= ?", [since])
+    db.conn.execute("DELETE FROM wordings WHERE lineage_id NOT IN (SELECT id FROM lineages)")
+    # A lineage rebuilt under an id that held another one (a derived copy's lineages are
+    # made again with each rebuild) starts elsewhere: its rows go, and it is done whole below.
+    db.conn.execute(
+        """DELETE FROM wordings WHERE lineage_id IN (SELECT w.lineage_id FROM wordings w
+           JOIN lineages l ON l.id = w.lineage_id WHERE w.position = 0
+           AND w.first != l.first_release)"""
+    )
+    offsets = {row[0]: row[1] for row in db.execute("SELECT * FROM temp.open_wordings")}
+    carried = {row[0]: row for row in db.execute("SELECT * FROM temp.carried")}
+    return offsets, carried
+
+
+def _members_to_redo(db: Database, after_since: str | None) -> Iterable[tuple[Any, ...]]:
+    """The members of the lineages to do, in order of lineage, release and place, each
+    from the release its first open wording began (a new lineage: whole; a carried one:
+    from `after_since`, the release after the last one done), with what a wording keeps of
+    each: release, number, version, normalised hash and blame. They are read through the
+    index by lineage (`temp.redone`), not by a scan."""
+    db.conn.execute("DROP TABLE IF EXISTS temp.redone")
+    db.conn.execute(
+        """CREATE TEMP TABLE redone AS
+           SELECT lineage_id, first FROM temp.open_wordings
+           WHERE lineage_id NOT IN (SELECT lineage_id FROM temp.carried)
+           UNION ALL
+           SELECT lineage_id, ? FROM temp.carried
+           UNION ALL
+           SELECT id, first_release FROM lineages
+           WHERE id NOT IN (SELECT lineage_id FROM temp.open_wordings)
+             AND id NOT IN (SELECT DISTINCT lineage_id FROM wordings)""",
+        [after_since],
+    )
+    members: Iterable[tuple[Any, ...]] = db.execute(
+        """SELECT m.lineage_id, m.release, m.number, p.version_hash, cv.normalised_hash,
+                  b.since, b.text_since
+           FROM temp.redone r
+           JOIN lineage_members m ON m.lineage_id = r.lineage_id AND m.release >= r.first
+           JOIN parts p ON p.id = m.part_id
+           LEFT JOIN clause_versions cv ON cv.hash = p.version_hash
+           LEFT JOIN blame b ON b.part_id = m.part_id
+           ORDER BY m.lineage_id, m.release, p.position"""
+    )
+    return members
 
 
 def _wording(
