@@ -6,7 +6,6 @@ the one change list, the same as `rules-history diff` prints for two neighbourin
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from sqlite_utils import Database
 
 from lineage.evidence import NO_EVIDENCE, evidence_by_release
 from renderer.environment import clause_anchor
+from renderer.json_column import decode_each
 from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
@@ -54,17 +54,21 @@ def all_changes(db: Database) -> dict[str, list[Change]]:
     """Release -> its changes from the release it is compared with (none for the first)."""
     found: dict[str, list[Change]] = defaultdict(list)
     proof = evidence_by_release(db)  # what `diff` gives each change of neighbouring releases
-    for release, kind, old, new, old_part, new_part, lineage, unconfirmed in db.execute(
+    rows = db.execute(
         """SELECT release, kind, old_numbers, new_numbers, old_part_id, new_part_id, lineage_id,
                   unconfirmed
            FROM release_changes ORDER BY release, position"""
-    ):
+    ).fetchall()
+    olds = decode_each(row[2] for row in rows)
+    news = decode_each(row[3] for row in rows)
+    for row, old, new in zip(rows, olds, news, strict=True):
+        release, kind, _old, _new, old_part, new_part, lineage, unconfirmed = row
         shown = proof.get((release, lineage), NO_EVIDENCE)
         found[release].append(
             Change(
                 kind,
-                json.loads(old),
-                json.loads(new),
+                old,
+                new,
                 old_part,
                 new_part,
                 lineage,

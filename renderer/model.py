@@ -7,7 +7,6 @@ adds is presentation (each clause history's URL and title, the number runs' URLs
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from lineage.runs import Run, number_runs
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
+from renderer.json_column import decode_each
 from renderer.queries import all_texts, releases
 
 # What a page shows of an official explanation (and what its key covers).
@@ -184,12 +184,13 @@ def history_urls(lineages: dict[int, dict[str, Any]]) -> dict[int, str]:
 
 def _wordings(db: Database) -> dict[int, tuple[Wording, ...]]:
     found: dict[int, list[Wording]] = defaultdict(list)
-    for row in db.execute(
+    rows = db.execute(
         """SELECT lineage_id, version_hash, normalised_hash, first, last, replaced_by,
                   releases, numbers, kind, since, text_since
            FROM wordings ORDER BY lineage_id, position"""
-    ):
-        lineage, version, normalised, first, last, replaced_by, count, numbers = row[:8]
+    ).fetchall()
+    for row, numbers in zip(rows, decode_each(row[7] for row in rows), strict=True):
+        lineage, version, normalised, first, last, replaced_by, count = row[:7]
         kind, since, text_since = row[8:]
         found[lineage].append(
             Wording(
@@ -199,7 +200,7 @@ def _wordings(db: Database) -> dict[int, tuple[Wording, ...]]:
                 last,
                 replaced_by,
                 count,
-                tuple(json.loads(numbers)),
+                tuple(numbers),
                 kind,
                 since,
                 text_since,
