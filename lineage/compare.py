@@ -156,7 +156,7 @@ def diff_releases(
     require_lineage(db)
     old_release, new_release = resolve_release(db, old), resolve_release(db, new)
     if old_release > new_release:
-        raise LookupFailed(f"{old} ({old_release}) is newer than {new} ({new_release})")
+        raise LookupFailed(f"{_named(old, old_release)} is newer than {_named(new, new_release)}")
     rule = RuleFilter.of(db, rule_prefix, old_release, new_release) if rule_prefix else None
     with collector_paused():
         before = load_members(db, old_release)
@@ -169,6 +169,15 @@ def diff_releases(
             words,
             _stored_kinds(db, old_release, new_release),
         )
+
+
+def _named(asked: str, release: str) -> str:
+    """What the user wrote, with the release it names when that is not the same text.
+
+    >>> _named("ONS", "2002-10-07"), _named("2008-02-01", "2008-02-01")
+    ('ONS (2002-10-07)', '2008-02-01')
+    """
+    return asked if asked == release else f"{asked} ({release})"
 
 
 def _stored_kinds(db: Database, old: str, new: str) -> dict[int, str] | None:

@@ -65,6 +65,13 @@ def test_diff_json(store_file: str) -> None:
     assert sum(result["summary"].values()) >= len(result["changes"])
 
 
+def test_diff_the_wrong_way_round_says_so_once(store_file: str) -> None:
+    """One line naming both releases as written; a date is not repeated as its release."""
+    result = CliRunner().invoke(main, ["diff", "2024-06-07", "2008-02-01", "--db", store_file])
+    assert result.exit_code == 1
+    assert result.output == "error: 2024-06-07 is newer than 2008-02-01\n"
+
+
 def test_diff_of_releases_years_apart(full_lineage: Database) -> None:
     result = diff_releases(full_lineage, "2008-02-01", "2024-06-07", "504")
     by_old = {tuple(c["old"]): c for c in result["changes"]}
