@@ -362,7 +362,7 @@ def measure(db: Database, rows: Iterable[TruthRow]) -> dict[str, Any]:
 
 def measure_links(
     db: Database, rows: Iterable[TruthRow], steps: dict[tuple[str, str], _Transition]
-) -> dict[str, dict[str, int]]:
+) -> dict[str, Any]:
     """How far one link can be trusted: the engine's links measured one by one.
 
     A row counts as wrong when any of its links is, so a split found with three of its four
@@ -377,17 +377,22 @@ def measure_links(
     (`lineage.evidence.evidence_between`, the mark of the diff pages), else `certain`.
     `truth` counts the truth's links, how many of them the engine `found`, and how many of
     those it missed belong to a split or a merge (`missed_in_splits_and_merges`).
+    `methods` counts the links by the method of the decision the site shows with them: the
+    change of the lineage the link continues, or, between two lineages, of the piece split
+    off (its lineage begins) or of the clause absorbed (its lineage ends); `unchanged` when
+    that lineage has no decision there (the same text under the same number).
     """
     from lineage.evidence import evidence_between  # the mark as the diff pages give it
 
     by_pair: dict[tuple[str, str], list[TruthRow]] = defaultdict(list)
     for row in rows:
         by_pair[(row.old_release, row.new_release)].append(row)
-    tally = {
+    tally: dict[str, Any] = {
         "certain": {"links": 0, "right": 0},
         "uncertain": {"links": 0, "right": 0},
         "truth": {"links": 0, "found": 0, "missed_in_splits_and_merges": 0},
     }
+    methods: dict[str, dict[str, int]] = defaultdict(lambda: {"links": 0, "right": 0})
     for pair, judged in by_pair.items():
         step = steps.get(pair) or _Transition.load(db, *pair)
         olds = {step.old_parts[label] for row in judged for label in row.olds}
@@ -409,15 +414,29 @@ def measure_links(
         marks = evidence_between(db, *pair, lineages)
         for o, n in links:
             weak = any(marks.get(step.lineage[part], {}).get("weak") for part in (o, n))
-            counted = tally["uncertain" if weak else "certain"]
-            counted["links"] += 1
-            counted["right"] += (o, n) in truth
+            decided = marks.get(step.lineage[_deciding_end(step, o, n)], {})
+            for counted in (
+                tally["uncertain" if weak else "certain"],
+                methods[decided.get("method") or UNCHANGED.value],
+            ):
+                counted["links"] += 1
+                counted["right"] += (o, n) in truth
         tally["truth"]["links"] += len(truth)
         tally["truth"]["found"] += len(truth & links)
         tally["truth"]["missed_in_splits_and_merges"] += sum(
             1 for link in truth - links if truth_kinds[link] in (SPLIT, MERGED)
         )
+    tally["methods"] = dict(sorted(methods.items(), key=lambda item: (-item[1]["links"], item[0])))
     return tally
+
+
+def _deciding_end(step: _Transition, o: int, n: int) -> int:
+    """The part whose lineage's decision links old part `o` to new part `n`: either (one
+    lineage), the new piece (its lineage begins after the old release), or the old clause
+    absorbed (the new clause's lineage was there before)."""
+    if step.lineage[o] == step.lineage[n]:
+        return n
+    return o if (step.lineage[n], step.chain[0]) in step.member else n
 
 
 def _sorted(table: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
@@ -493,7 +512,7 @@ def format_table(table: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
-def format_links(links: dict[str, dict[str, int]]) -> str:
+def format_links(links: dict[str, Any]) -> str:
     """The links measured one by one (`measure_links`), a line each."""
     lines = []
     for mark in ("certain", "uncertain"):
@@ -503,6 +522,9 @@ def format_links(links: dict[str, dict[str, int]]) -> str:
     truth = links["truth"]
     share = percent(truth["found"], truth["links"])
     lines.append(f"links of the truth found: {truth['found']} of {truth['links']} ({share})")
+    for method, tally in links.get("methods", {}).items():
+        share = percent(tally["right"], tally["links"])
+        lines.append(f"  by {method}: {tally['right']} of {tally['links']} right ({share})")
     return "\n".join(lines)
 
 

@@ -49,7 +49,7 @@ def _rows(table: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
     ]
 
 
-def _links(links: dict[str, dict[str, int]]) -> dict[str, Any]:
+def _links(links: dict[str, Any]) -> dict[str, Any]:
     """The links measured one by one (`lineage.accuracy.measure_links`), with their shares."""
     from lineage.accuracy import percent
 
@@ -61,6 +61,10 @@ def _links(links: dict[str, dict[str, int]]) -> dict[str, Any]:
     }
     truth = links["truth"]
     shown["truth"] = {**truth, "pct": percent(truth["found"], truth["links"])}
+    shown["methods"] = [
+        {"method": method, **tally, "pct": percent(tally["right"], tally["links"])}
+        for method, tally in links.get("methods", {}).items()
+    ]
     return shown
 
 

@@ -128,6 +128,12 @@ def test_accuracy_page_shows_the_links_measured_one_by_one(accuracy_html: str) -
     assert f'id="truth-found">{truth["found"]}<' in accuracy_html
     missed = truth["missed_in_splits_and_merges"]
     assert f'id="truth-missed-pieces">{missed}<' in accuracy_html
+    by_method = {t["caption"]: t for t in tables(accuracy_html)}["Links by method"]
+    shown_methods = {cells[0]: (int(cells[1]), _count(cells[2])) for cells in by_method["rows"][1:]}
+    assert shown_methods == {m: (t["links"], t["right"]) for m, t in links["methods"].items()}
+    assert sum(t["links"] for t in links["methods"].values()) == (
+        links["certain"]["links"] + links["uncertain"]["links"]
+    )
     # the mark is worth reading: links it marks are right less often than the others
     assert links["uncertain"]["right"] * links["certain"]["links"] < (
         links["certain"]["right"] * links["uncertain"]["links"]

@@ -121,3 +121,7 @@ def test_links_are_measured_one_by_one(full_lineage: Database, tmp_path: Path) -
     assert right == 1
     assert judged >= 3
     assert links["truth"] == {"links": 2, "found": 1, "missed_in_splits_and_merges": 0}
+    # each link counted once more under the method of its decision (707.2 -> 708.2: the
+    # same words once the references that followed the renumbering are masked)
+    assert sum(tally["links"] for tally in links["methods"].values()) == judged
+    assert links["methods"]["references"]["right"] == 1
