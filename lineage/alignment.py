@@ -20,6 +20,10 @@ RENAMED_TERM = "renamed"
 ABSORBED_ROLE = "absorbed"  # how `moved_words` names an old clause a merge absorbed
 LEFTOVER = "leftover"
 CERTAIN_METHODS = (EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM)
+# Pairings that rest on their words alone, at a lower bar than a far move's (what nothing
+# else claimed, found anywhere: `lineage.align.MOVED_LEFT` against `MOVED`): never certain,
+# whatever their score.
+WORDS_ALONE = (LEFTOVER,)
 
 
 @dataclass
@@ -56,16 +60,18 @@ class Alignment:
     def evidence_new(self, n: int) -> tuple[str, float | None, bool]:
         """How new clause `n` was decided: method, score, and whether that is weak.
 
-        A pairing is weak below `WEAK` (unless the texts were equal); a split piece when
-        under `WEAK` of its words come from what its source lost; an added clause when some
-        old clause was at least `WEAK` similar to it (its predecessor may have been missed).
+        A pairing is weak below `WEAK` (unless the texts were equal), and always when it
+        rests on its words alone (`WORDS_ALONE`); a split piece when under `WEAK` of its words
+        come from what its source lost; an added clause when some old clause was at least
+        `WEAK` similar to it (its predecessor may have been missed).
         """
         if ("piece", n) in self.moved_words:
             share = self.moved_words[("piece", n)]
             return SPLIT_OFF, share, share < WEAK
         if n in self.matches:
             method, score = self.method[n], self.score[n]
-            return method, score, method not in CERTAIN_METHODS and score < WEAK
+            weak = method in WORDS_ALONE or (method not in CERTAIN_METHODS and score < WEAK)
+            return method, score, weak
         nearest = self.nearest_new.get(n)
         return UNPAIRED, nearest, nearest is not None and nearest >= WEAK
 

@@ -12,7 +12,7 @@ import pytest
 from sqlite_utils import Database
 
 from lineage.align import _similarity, align
-from lineage.alignment import CERTAIN_METHODS, WEAK, Alignment
+from lineage.alignment import CERTAIN_METHODS, LEFTOVER, WEAK, WORDS_ALONE, Alignment
 from lineage.blame import blame
 from lineage.clause import Clause
 from lineage.compare import diff_releases
@@ -547,7 +547,11 @@ def test_each_decision_keeps_its_evidence(full_lineage: Database) -> None:
         if row["method"] in CERTAIN_METHODS:
             assert not row["weak"]
         elif row["score"] is not None and row["kind"] not in ("added", "removed"):
-            assert row["weak"] == (row["score"] < WEAK)
+            assert row["weak"] == (row["method"] in WORDS_ALONE or row["score"] < WEAK)
+    # a pairing of what nothing else claimed rests on its words alone: never certain
+    leftovers = [row for row in rows if row["method"] == LEFTOVER]
+    assert leftovers and all(row["weak"] for row in leftovers)
+    assert any(row["score"] >= WEAK for row in leftovers)  # marked whatever its score
     # the glossary's "Turn Marker" -> "Turn Markers" rests on its place only: weak
     marker = full_lineage.execute(
         "SELECT method, weak FROM lineage_events WHERE release = '2009-07-08' AND new_numbers = ?",
