@@ -404,12 +404,7 @@ def measure_links(
             for n in row.news
         }
         truth = set(truth_kinds)
-        links = {
-            (o, n)
-            for part in olds | news
-            for o, n in step.links.get(part, set())
-            if o in olds or n in news
-        }
+        links = {link for part in olds | news for link in step.links.get(part, set())}
         lineages = {step.lineage[part] for link in links for part in link}
         marks = evidence_between(db, *pair, lineages)
         for o, n in links:
