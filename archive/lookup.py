@@ -23,6 +23,9 @@ SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
 # The note a name may end with ("In Play (Obsolete)"): named without it, it is still found.
 NOTE = re.compile(r"\s*\([^)]*\)$")
+# How a suggestion names a glossary entry ("Flying (glossary)"), and how a reader asks for the
+# entry rather than the keyword or section of the same name, which a bare name finds first.
+GLOSSARY_MARK = re.compile(r"\s*\(glossary\)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -110,11 +113,16 @@ def _names(db: Database, release: str) -> list[tuple[str, Found]]:
 
 def find(db: Database, release: str, name: str) -> Found:
     """The clause `name` designates in `release`: a number as it is, else a title or term
-    (a term also without its note: "Mana Burn" finds "Mana Burn (Obsolete)")."""
+    (a term also without its note: "Mana Burn" finds "Mana Burn (Obsolete)"). A title comes
+    before a term of the same name; "Flying (glossary)" is the entry, as suggestions write it."""
     cleaned = name.strip().rstrip(".")
     if is_rule_number(cleaned):
         return Found(cleaned, None, "number")
     names = _names(db, release)
+    entry_asked = GLOSSARY_MARK.search(cleaned)
+    if entry_asked:  # "Flying (glossary)": the entry, not the keyword 702.9
+        cleaned = cleaned[: entry_asked.start()]
+        names = [(title, found) for title, found in names if found.kind == "glossary"]
     wanted = fold(cleaned)
     for title, found in names:
         if fold(title) == wanted:

@@ -131,8 +131,9 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     """Show a rule as it read in the release in force on a date.
 
     RULE is a number such as 708.2a, 504 or 502.26, a section or keyword title ("morph",
-    "face-down spells and permanents") or a glossary term; a heading shows everything
-    numbered under it. RULE@DATE (as `trace` takes it) is RULE with --as-of DATE."""
+    "face-down spells and permanents") or a glossary term ("morph (glossary)" when a title
+    has the same name); a heading shows everything numbered under it. RULE@DATE (as `trace`
+    takes it) is RULE with --as-of DATE."""
     from archive.query import show as show_clause
     from lineage.derived import DERIVED_NOTE, is_derived
 

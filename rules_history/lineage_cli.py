@@ -44,7 +44,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 
     RULE[@DATE] names the clause in the release in force on DATE, by its number, such as
     504.2@2008-03-17, or as `show` reads names: a section or keyword title or a glossary
-    term (morph@2005-01-01 is 502.26); no date: the newest release. The history goes
+    term (morph@2005-01-01 is 502.26, "morph (glossary)@2005-01-01" the glossary entry);
+    no date: the newest release. The history goes
     backwards and forwards across renumbering, splits and merges."""
     from archive.explanations import one_line
     from lineage.derived import DERIVED_NOTE, is_derived

@@ -83,3 +83,19 @@ def test_a_long_name_that_matches_nothing_is_shortened_in_its_one_line(db: Path)
     assert "nothing is called 'morph morph" in result.stderr
     assert "…' in the 2024-06-07 release" in result.stderr
     assert len(result.stderr) < 600  # the name shown in full would be 6,000 characters
+
+
+def test_an_entry_named_like_a_keyword_is_found_as_the_suggestions_write_it(db: Path) -> None:
+    """A bare "Morph" is the keyword 702.37; the glossary entry of the same name was out of
+    reach of `show`, `trace`, `cite` and `diff --rule` (310 of the archive's 806 glossary
+    histories), though a suggestion wrote it "Morph (glossary)"."""
+    assert show(db, "Morph", "--as-of", "2024-06-07")["number"] == "702.37"
+    entry = show(db, "Morph (glossary)", "--as-of", "2024-06-07")
+    assert entry["kind"] == "glossary" and entry["number"] is None
+    assert entry["text"].startswith("Morph\n") and "702.37" in entry["text"]
+    assert show(db, "morph (Glossary)@2024-06-07")["kind"] == "glossary"
+    suggested = run("show", "morhp", db=db).stderr
+    assert "Morph (glossary)" in suggested  # what a reader would type back
+    result = run("show", "Morhp (glossary)", db=db)
+    assert result.returncode == 1 and "Morph (glossary)" in result.stderr
+    assert "Morph (702.37)" not in result.stderr  # only entries are offered
