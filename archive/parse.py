@@ -290,9 +290,9 @@ def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
             if current.kind == GLOSSARY_KIND:
                 current.text = _join(pieces, wrapped)
             yield current
-            term = line.content.strip()
+            term, first_meaning = _split_term(line.content.strip())
             current = Part(kind=GLOSSARY_KIND, raw="", title=term, line=line.index + 1)
-            pieces = []
+            pieces = [first_meaning] if first_meaning else []
         elif current.kind == GLOSSARY_KIND and not line.blank:
             pieces.append(line.content.strip())
         current.raw += line.raw
@@ -310,6 +310,20 @@ GLOSSARY_TERM = re.compile(
 )
 MAX_TERM = 50  # characters: the longest term is under 45; a definition line is longer
 SENTENCE_END = (".", '."', ".”", ".)", ")", '"', "”")
+
+
+# A term line that ran into its first numbered meaning, the line break lost in the source
+# (2021-06-09: "Ability1. Text on an object that explains what that object does or can do.").
+TERM_AND_FIRST_MEANING = re.compile(r"^(?P<term>.*[a-z])(?P<meaning>1\. \S.*)$")
+
+
+def _split_term(line: str) -> tuple[str, str | None]:
+    """An entry's term line as (term, None), or (term, first meaning) when the two ran
+    together; only a term that reads as one (`GLOSSARY_TERM`) is split off."""
+    joined = TERM_AND_FIRST_MEANING.match(line)
+    if joined and GLOSSARY_TERM.match(joined["term"]):
+        return joined["term"], joined["meaning"]
+    return line, None
 
 
 def _ends_sentence(text: str) -> bool:

@@ -61,3 +61,29 @@ def test_section_stubs_are_sections_not_the_end_of_the_rule_before() -> None:
     assert "This section is now empty" not in before["214.4"].text  # the rule before it
     stub_2007 = by_number("2007-10-01.txt")["211"]
     assert stub_2007.kind == "section" and stub_2007.text.startswith("[This section has been")
+
+
+def test_2021_glossary_terms_run_into_their_first_meaning_are_split() -> None:
+    """2021-06-09 printed eleven numbered entries with the line break after the term lost
+    ("Ability1. Text on an object ..."): the term is "Ability", its text opens with "1.", as
+    in the releases before and after, so that the entry is not renamed twice."""
+    entries = {part.title: part for part in parts("2021-06-09.txt") if part.kind == "glossary"}
+    assert entries["Ability"].text.startswith("1. Text on an object that explains")
+    assert "\n2. An activated or triggered ability on the stack." in entries["Ability"].text
+    assert entries["Ante"].text.startswith("1. A zone used only")
+    before = {part.title for part in parts("2021-04-19.txt") if part.kind == "glossary"}
+    joined = [title for title in entries if title not in before and "1. " in (title or "")]
+    assert joined == []
+
+
+def test_a_term_is_split_from_a_first_meaning_only_when_it_reads_as_a_term() -> None:
+    text = (
+        "1. Game Concepts\n\n100. General\n\n100.1. These are the rules.\n\nGlossary\n\n"
+        "Draw1. To put a card into a hand.\n2. A game with no winner.\n\n"
+        "see rule1. Not a term.\nA definition.\n\nCredits\n"
+    )
+    entries = [part for part in parse_release(text).parts if part.kind == "glossary"]
+    assert [(e.title, e.text.split("\n")[0]) for e in entries] == [
+        ("Draw", "1. To put a card into a hand."),
+        ("see rule1. Not a term.", "A definition."),
+    ]
