@@ -345,7 +345,8 @@ def inputs_key(db: Database, articles: list[tuple[ArticleInfo, Any]]) -> str:
     for info, bulletin in articles:
         digest.update(f"{info.sha256} {info.stated_release} {len(bulletin.entries)}".encode())
     for row in db.execute(
-        """SELECT release, previous_release, capture_id, previous_capture_id, version
+        """SELECT release, previous_release, capture_id, previous_capture_id, version,
+                  aligned_as
            FROM lineage_alignments WHERE release <= ? ORDER BY release""",
         [last_day_read(articles)],
     ):

@@ -620,3 +620,11 @@ def m016_headings(db: Database) -> None:
         ) WITHOUT ROWID;
         """
     )
+
+
+@migrations()
+def m017_alignment_token(db: Database) -> None:
+    """`aligned_as`: a token of each alignment of a release (`lineage.alignment_rows`), so that
+    a release aligned again into an otherwise equal row is new to the answers computed from
+    its lineages."""
+    db.execute("ALTER TABLE lineage_alignments ADD COLUMN aligned_as TEXT")

@@ -37,7 +37,6 @@ later is recomputed; wordings are recomputed for the lineages alive from the rel
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -67,23 +66,15 @@ RULE_KINDS = ("rule", "subrule")
 def signature(db: Database) -> dict[str, str]:
     """Release -> what its derived answers depend on: its alignment row and DERIVED_VERSION.
 
-    Any change of the lineage of an official release or of one before it changes its
-    alignment row (build_lineage redoes every later release), so equal signatures mean
-    equal inputs. A derived copy is aligned again beside the chain under the same row, its
-    new lineages under new ids: its signature holds the ids of its members too."""
+    Any change of the lineage of an official release or of one before it aligns it again
+    (build_lineage redoes every later release; a derived copy is aligned again beside the
+    chain), and every alignment writes its row with a new token (`lineage.alignment_rows`),
+    so equal signatures mean equal inputs."""
     rows = db.execute(
-        "SELECT release, previous_release, capture_id, previous_capture_id, version"
+        "SELECT release, previous_release, capture_id, previous_capture_id, version, aligned_as"
         " FROM lineage_alignments ORDER BY release"
     )
-    found = {row[0]: [*row, DERIVED_VERSION] for row in rows}
-    for release in derived_releases(db) & found.keys():
-        ids = db.execute(
-            "SELECT group_concat(lineage_id) FROM (SELECT lineage_id FROM lineage_members"
-            " WHERE release = ? ORDER BY part_id)",
-            [release],
-        ).fetchone()[0]
-        found[release].append(hashlib.sha256(str(ids).encode()).hexdigest())
-    return {release: json.dumps(values) for release, values in found.items()}
+    return {row[0]: json.dumps([*row, DERIVED_VERSION]) for row in rows}
 
 
 def first_stale(db: Database) -> str | None:

@@ -23,7 +23,6 @@ lineage this way:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -32,6 +31,7 @@ from sqlite_utils import Database
 from archive.query import release_dates
 from lineage.align import align
 from lineage.alignment import Alignment
+from lineage.alignment_rows import record_alignment
 from lineage.clause import Clause
 from vocabulary.kinds import ADDED, MERGED, REMOVED, SPLIT
 
@@ -158,16 +158,13 @@ def store_derived(
         ).fetchall()
     )
     counts = first.counts()
-    db.conn.execute(
-        "INSERT OR REPLACE INTO lineage_alignments VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            release,
-            previous,
-            captures[release],
-            captures.get(previous),
-            -1,  # not part of the official chain: recomputed with it, never checked alone
-            json.dumps({**counts, "derived": True}),
-        ],
+    record_alignment(
+        db,
+        release,
+        previous,
+        (captures[release], captures.get(previous)),
+        -1,  # not part of the official chain: recomputed with it, never checked alone
+        {**counts, "derived": True},
     )
     assert next_id <= first_own_id(release) + OWN_IDS_PER_COPY, release
     return counts

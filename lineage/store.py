@@ -32,6 +32,7 @@ from archive.store import store_file
 from archive.workers import die_with_parent
 from lineage.align import align
 from lineage.alignment import Alignment
+from lineage.alignment_rows import record_alignment
 from lineage.clause import ALIGNED_KINDS, Clause, joined_examples
 from lineage.derived import (
     OWN_IDS_FROM,
@@ -445,10 +446,8 @@ def _first_gone(db: Database, releases: list[tuple[str, int]]) -> str | None:
 def _record_alignment(
     db: Database, releases: list[tuple[str, int]], index: int, counts: dict[str, int]
 ) -> None:
-    db.conn.execute(
-        "INSERT OR REPLACE INTO lineage_alignments VALUES (?, ?, ?, ?, ?, ?)",
-        [*_expected(releases, index), json.dumps(counts)],
-    )
+    release, previous, capture, previous_capture, version = _expected(releases, index)
+    record_alignment(db, release, previous, (capture, previous_capture), version, counts)
 
 
 def _forget_all(db: Database) -> None:

@@ -116,7 +116,10 @@ def store_contents(db: Database) -> dict[str, list[Any]]:
         ],
         "lineage_alignments": [
             (*row[:2], file_of.get(row[2]), file_of.get(row[3]), *row[4:])
-            for row in rows("SELECT * FROM lineage_alignments")
+            for row in rows(  # not the token each alignment gets (`aligned_as`)
+                "SELECT release, previous_release, capture_id, previous_capture_id, version,"
+                " counts FROM lineage_alignments"
+            )
         ],
     }
     return {name: sorted(found, key=repr) for name, found in tables.items()}
