@@ -2,7 +2,8 @@
 
 The three contradictions the issue found are tested first; then the consistency suite: a
 seeded sample of clause histories from every era, with every face-down and morph clause
-(tests/data/facedown_lineage.json), compared between `rules-history trace/blame/show --json`
+(tests/data/facedown_lineage.json) and glossary entries named as a reader names them,
+compared between `rules-history trace/blame/show --json`
 and the history pages: numbers through time, wording spans, blame, the kind of each change,
 the number today.
 """
@@ -36,6 +37,9 @@ ERAS = (
     ("2021-07-12", "9999-12-31"),
 )
 PER_ERA = 55  # 4 x 55 = 220 histories, plus the face-down and morph ones
+# Glossary entries, asked for as "Term (glossary)": a bare term may name a keyword first.
+GLOSSARY_ENTRIES = 40
+ENTRY = " (glossary)"
 
 
 def db_file(db: Database) -> str:
@@ -77,7 +81,7 @@ def site_view(soup: BeautifulSoup) -> dict[str, Any]:
                 "last": span["data-last"] or None,
                 "replaced_by": span["data-replaced-by"] or None,
                 "kind": entry["data-kind"],
-                "numbers": entry["data-numbers"].split(),
+                "numbers": json.loads(entry["data-numbers"]),  # terms have spaces
                 "text": entry.select_one("blockquote.wording").get_text(),
             }
         )
@@ -179,6 +183,11 @@ def sample(db: Database) -> list[tuple[int, str, str]]:
     for lineage, _first, last, number in rows:
         if last == newest and number in wanted:
             chosen[lineage] = (lineage, number, last)
+    entries = list(
+        db.execute("SELECT id, last_release, last_number FROM lineages WHERE kind = 'glossary'")
+    )
+    for lineage, last, term in chooser.sample(entries, GLOSSARY_ENTRIES):
+        chosen[lineage] = (lineage, term + ENTRY, last)
     return sorted(chosen.values())
 
 
@@ -230,6 +239,9 @@ def test_the_sample_covers_every_era_and_the_face_down_rules(
     newest = full_lineage.execute("SELECT max(date) FROM releases").fetchone()[0]
     newest_numbers = {number for _l, number, release in sampled if release == newest}
     assert facedown_numbers() <= newest_numbers
+    entries = [number for _l, number, _r in sampled if number.endswith(ENTRY)]
+    assert len(entries) == GLOSSARY_ENTRIES
+    assert any(" " in entry.removesuffix(ENTRY) for entry in entries)  # a term of two words
 
 
 def test_cli_and_site_agree_on_every_sampled_history(
@@ -243,6 +255,7 @@ def test_cli_and_site_agree_on_every_sampled_history(
         assert traced["lineage"] == lineage
         shown = site_view(page(full_site, lineage))
         label = f"{number}@{release} (lineage {lineage})"
+        entry = number.endswith(ENTRY)
         # The kind of each change, release by release. The page lists formatting-only
         # changes folded after the others, so the two are compared in date order.
         events = [(e["release"], e["kind"]) for e in traced["entries"] if e["lineage"] == lineage]
@@ -289,12 +302,13 @@ def test_cli_and_site_agree_on_every_sampled_history(
         # the release printed that number twice: `show` gives the first of the two).
         first = shown["wordings"][0]
         number, day = first["numbers"][0], first["first"]
+        column, asked = ("title", number + ENTRY) if entry else ("number", number)
         printed = full_lineage.execute(
-            "SELECT count(*) FROM clauses WHERE release = ? AND number = ?", [day, number]
+            f"SELECT count(*) FROM clauses WHERE release = ? AND {column} = ?", [day, number]
         ).fetchone()[0]
         if printed == 1:
             shown_words += 1
-            clause = cli_json(full_lineage, "show", number, "--as-of", day)
+            clause = cli_json(full_lineage, "show", asked, "--as-of", day)
             # The page shows the text's _italics_ as emphasis: compare the words.
             if clause["text"].replace("_", "") != first["text"].replace("_", ""):
                 problems.append(f"{label}: show {number} of {day} differs from the page's wording")
