@@ -283,7 +283,7 @@ def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
     previous_blank = False
     for line in lines:
         at_margin = not line.blank and not line.content[:1].isspace()
-        starts_entry = previous_blank or (
+        starts_entry = (previous_blank and not _is_meaning(line, current)) or (
             not wrapped and bool(pieces) and _ends_sentence(pieces[-1]) and _is_term(line)
         )
         if starts_entry and at_margin and line.index != lines[0].index:
@@ -315,6 +315,16 @@ SENTENCE_END = (".", '."', ".”", ".)", ")", '"', "”")
 # A term line that ran into its first numbered meaning, the line break lost in the source
 # (2021-06-09: "Ability1. Text on an object that explains what that object does or can do.").
 TERM_AND_FIRST_MEANING = re.compile(r"^(?P<term>.*[a-z])(?P<meaning>1\. \S.*)$")
+
+
+# One of an entry's numbered meanings ("2. A counter is a marker ..."): 1999-11-01 and the
+# 2003-05-26 copy set each apart by a blank line, as if it were an entry of its own.
+MEANING = re.compile(r"^\d\. \S")
+
+
+def _is_meaning(line: _Line, current: Part) -> bool:
+    """True when `line` opens a numbered meaning of the entry `current`: no term opens so."""
+    return current.kind == GLOSSARY_KIND and bool(MEANING.match(line.content))
 
 
 def _split_term(line: str) -> tuple[str, str | None]:

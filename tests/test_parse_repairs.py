@@ -87,3 +87,17 @@ def test_a_term_is_split_from_a_first_meaning_only_when_it_reads_as_a_term() -> 
         ("Draw", "1. To put a card into a hand."),
         ("see rule1. Not a term.", "A definition."),
     ]
+
+
+def test_a_numbered_meaning_set_apart_by_a_blank_line_stays_in_its_entry() -> None:
+    """1999-11-01 (Counter, Draw, Untap), the 2003-05-26 copy and the second capture of
+    2016-08-26 (23 entries) set an entry's numbered meanings apart by blank lines: each
+    "2. ..." (and "1. ...") was an entry of its own, titled with its definition."""
+    for name, term in (("1999-11-01.txt", "Counter"), ("2016-08-26.txt", "Ability")):
+        entries = {part.title: part for part in parts(name) if part.kind == "glossary"}
+        assert not [title for title in entries if title and title[:1].isdigit()], name
+        meanings = [line[:2] for line in entries[term].text.split("\n")]
+        assert "1." in meanings and "2." in meanings, name
+    copy = {part.title: part for part in parts("2003-05-26.txt") if part.kind == "glossary"}
+    assert copy["Draw"].text.split("\n")[0] == "Draw has two meanings in the Magic game."
+    assert copy["Draw"].text.split("\n")[2].startswith("2. A game ends in a draw")
