@@ -49,6 +49,7 @@ from archive.collector import collector_paused
 from archive.keyed import keyed_rows, keyed_values
 from archive.query import release_dates
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
+from lineage.alignment_rows import alignment_identities
 from lineage.clause import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases
@@ -70,11 +71,8 @@ def signature(db: Database) -> dict[str, str]:
     (build_lineage redoes every later release; a derived copy is aligned again beside the
     chain), and every alignment writes its row with a new token (`lineage.alignment_rows`),
     so equal signatures mean equal inputs."""
-    rows = db.execute(
-        "SELECT release, previous_release, capture_id, previous_capture_id, version, aligned_as"
-        " FROM lineage_alignments ORDER BY release"
-    )
-    return {row[0]: json.dumps([*row, DERIVED_VERSION]) for row in rows}
+    rows = alignment_identities(db)
+    return {str(row[0]): json.dumps([*row, DERIVED_VERSION]) for row in rows}
 
 
 def first_stale(db: Database) -> str | None:

@@ -27,6 +27,7 @@ from archive import normalise
 from archive.store import open_reader, store_file
 from archive.workers import die_with_parent
 from lineage import change_kind, clause, compare
+from lineage.alignment_rows import alignment_identities
 from lineage.compare import compared_with
 from renderer import compare_data as compare_module
 from renderer.compare_data import FORMAT, INDEX, CompareData, compare_data, versioned
@@ -38,13 +39,10 @@ MEMO = "cache/compare-kinds.json"  # in the state folder: the kinds named last t
 
 
 def data_key(db: Database, dates: list[str]) -> str:
-    """What the published data depends on: the releases, each alignment (its captures and
-    the aligner's version), the layout, the code that writes it and the engine's code that
-    names the kinds."""
-    alignments = db.execute(
-        """SELECT release, previous_release, capture_id, previous_capture_id, version
-           FROM lineage_alignments ORDER BY release"""
-    ).fetchall()
+    """What the published data depends on: the releases, each alignment (its captures, the
+    aligner's version and its token: `lineage.alignment_rows`), the layout, the code that
+    writes it and the engine's code that names the kinds."""
+    alignments = alignment_identities(db)  # a release aligned again is new data
     digest = hashlib.sha256(repr((FORMAT, dates, alignments)).encode())
     for module in (compare_module, change_kind, clause, compare):
         digest.update(Path(str(module.__file__)).read_bytes())

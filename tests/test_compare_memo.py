@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from sqlite_utils import Database
 
+from archive.store import open_store
+from lineage.store import build_lineage
 from renderer import compare_data as compare_module
 from renderer import pages_compare
 from renderer.compare_data import compare_data
@@ -75,3 +77,26 @@ def test_a_memo_written_by_other_code_is_not_read(tmp_path: Path) -> None:
     memo = tmp_path / pages_compare.MEMO
     memo.write_text(memo.read_text().replace(pages_compare.memo_code(), "other"))
     assert pages_compare._load_memo(tmp_path) == {}
+
+
+def test_a_release_aligned_again_is_new_data_to_the_compare(
+    small_lineage: Database, tmp_path: Path
+) -> None:
+    """A capture read again by a newer parser comes back under its old id: its release is
+    aligned again into an alignment row otherwise equal to the old one, under new lineage
+    ids. The last build's compare data (kept while its key holds) named the old ids, and a
+    rebuild published them again beside pages that name the new ones."""
+    copy = tmp_path / "copy.db"
+    small_lineage.conn.backup(Database(copy).conn)
+    db = open_store(copy)
+    dates = _dates(db)
+    before = pages_compare.data_key(db, dates)
+    with db.conn:
+        db.execute("UPDATE lineage_alignments SET version = -1 WHERE release = ?", [dates[-1]])
+    build_lineage(db)
+    rows = "SELECT release, previous_release, capture_id, previous_capture_id, version"
+    assert (
+        db.execute(f"{rows} FROM lineage_alignments").fetchall()
+        == small_lineage.execute(f"{rows} FROM lineage_alignments").fetchall()
+    )  # the same rows: only the token tells the new alignment apart
+    assert pages_compare.data_key(db, dates) != before
