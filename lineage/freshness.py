@@ -11,6 +11,7 @@ from sqlite_utils import Database
 
 from archive.capture_diffs import differences_stale
 from archive.errors import RulesHistoryError
+from archive.store import migrations
 from lineage.answers import first_stale
 from lineage.store import stale_release
 
@@ -47,6 +48,9 @@ def store_problem(db: Database) -> str | None:
     missing = [table for table in REQUIRED_TABLES if table not in names]
     if missing:
         return f"the store is from an older version (no table {missing[0]}): {UPDATE}"
+    waiting = migrations.pending(db)  # a column or an index added since
+    if waiting:
+        return f"the store is from an older version (before {waiting[0].name}): {UPDATE}"
     if not db.execute("SELECT count(*) FROM releases").fetchone()[0]:
         return "the store holds no release yet: run `rules-history ingest`"
     if not db.execute("SELECT count(*) FROM lineage_alignments").fetchone()[0]:

@@ -100,6 +100,22 @@ def test_a_store_from_an_older_version(tmp_path: Path, complete: Path, captures:
     assert run("blame", RELEASES[2], "--rule", "100", db=path).returncode == 0
 
 
+def test_a_store_that_lacks_a_column_added_since(
+    tmp_path: Path, complete: Path, captures: Path
+) -> None:
+    """A migration that adds a column leaves every table in place: a reader of a store made
+    before it failed on the column with 'the store cannot be read', naming no command."""
+    path = copy_of(complete, tmp_path)
+    db = Database(path)
+    db.execute("ALTER TABLE lineage_alignments DROP COLUMN aligned_as")
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm017_alignment_token'")
+    db.conn.commit()
+    db.close()
+    one_line(run("blame", RELEASES[2], "--rule", "100", db=path), "older version", "ingest")
+    assert run("ingest", "--captures", str(captures), "--quiet", db=path).returncode == 0
+    assert run("blame", RELEASES[2], "--rule", "100", db=path).returncode == 0
+
+
 def test_stale_lineages_and_answers(tmp_path: Path, complete: Path, captures: Path) -> None:
     path = copy_of(complete, tmp_path)
     db = Database(path)
