@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_stages
 from sqlite_utils import Database
 
+from lineage.answers import first_stale
 from lineage.store import build_lineage
 from vocabulary.kinds import WORDING_CHANGES
 
@@ -174,6 +176,11 @@ def test_build_is_incremental(small_lineage: Database) -> None:
     report = build_lineage(small_lineage)
     assert report["aligned"] == 3  # 2021-06-09, 2021-07-12 and 2024-06-07
     assert small_lineage.execute("SELECT count(*) FROM lineage_events").fetchone()[0] == before
+    # The answers computed from those releases' lineages are stale until computed again:
+    # the shared store is left current, as the pipeline would leave it.
+    assert first_stale(small_lineage) == "2021-06-09"
+    run_stages(small_lineage)
+    assert first_stale(small_lineage) is None
 
 
 def test_small_store_renumberings(small_lineage: Database) -> None:
