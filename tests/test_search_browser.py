@@ -99,6 +99,7 @@ def test_the_search_page_keeps_the_address_it_was_opened_at(page, base_url: str)
         ("Face-Down Spells and Permanents", "/keyword/face-down-spells-and-permanents/"),
         ("in play", "/keyword/battlefield/"),
         ("mana burn", "/history/2002-10-07/g-mana-burn/"),
+        ("Morph (glossary)", "/history/2002-10-07/g-morph/"),  # as `show` reads it
         ("turned face up", "/search/?q=turned+face+up"),
         ("999.9z", "/search/?q=999.9z"),
     ],

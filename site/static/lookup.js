@@ -40,12 +40,16 @@
   // word; within each, in force before retired, a chapter or section title before a keyword
   // title before a glossary term, the name
   // itself before a former one, shorter first.
+  // As archive/lookup.py GLOSSARY_MARK: "Morph (glossary)" is the entry, not the keyword.
+  var GLOSSARY_MARK = /\s*\(glossary\)$/i;
   function named(text) {
     var wanted = key(text);
+    var entryOnly = GLOSSARY_MARK.test(text.trim());
     if (!wanted) return Promise.resolve([]);
     return load("/search/names.json").then(function (names) {
       var found = [];
       names.forEach(function (n) {
+        if (entryOnly && n.kind !== "glossary") return;
         var tier = n.key === wanted ? 0 : n.key.indexOf(wanted + " ") === 0 ? 1
           : (" " + n.key + " ").indexOf(" " + wanted + " ") >= 0 ? 2 : -1;
         if (tier >= 0) found.push({ tier: tier, n: n });
