@@ -45,7 +45,7 @@ from archive.release_names import release_name
 from archive.workers import die_with_parent
 
 # Bump when the parser's output changes: stored captures of an older version are parsed again.
-PARSER_VERSION = 5
+PARSER_VERSION = 6
 
 SOURCES = {
     "pit142857/mtg-cr": ("repository", "https://github.com/pit142857/mtg-cr"),

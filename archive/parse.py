@@ -283,7 +283,7 @@ def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
     previous_blank = False
     for line in lines:
         at_margin = not line.blank and not line.content[:1].isspace()
-        starts_entry = (previous_blank and not _is_meaning(line, current)) or (
+        starts_entry = (previous_blank and not _continues(line, current, pieces)) or (
             not wrapped and bool(pieces) and _ends_sentence(pieces[-1]) and _is_term(line)
         )
         if starts_entry and at_margin and line.index != lines[0].index:
@@ -320,11 +320,21 @@ TERM_AND_FIRST_MEANING = re.compile(r"^(?P<term>.*[a-z])(?P<meaning>1\. \S.*)$")
 # One of an entry's numbered meanings ("2. A counter is a marker ..."): 1999-11-01 and the
 # 2003-05-26 copy set each apart by a blank line, as if it were an entry of its own.
 MEANING = re.compile(r"^\d\. \S")
+PERIOD_END = (".", '."', ".\u201d", ".)")  # how a sentence ends; a term ("... (Obsolete)") never
 
 
-def _is_meaning(line: _Line, current: Part) -> bool:
-    """True when `line` opens a numbered meaning of the entry `current`: no term opens so."""
-    return current.kind == GLOSSARY_KIND and bool(MEANING.match(line.content))
+def _continues(line: _Line, current: Part, pieces: list[str]) -> bool:
+    """True when `line`, after a blank line, still belongs to the entry `current`: a term
+    with nothing under it yet (the 2003-05-26 copy's "Effect"; the second capture of
+    2016-08-26 sets every definition apart so), a numbered meaning (no term opens so), or a
+    sentence (no term ends with a period: "See rule 112, ..." after Ability's meanings),
+    unless a term ran into its first meaning there (`_split_term`)."""
+    if current.kind != GLOSSARY_KIND:
+        return False
+    content = line.content.strip()
+    if not pieces or MEANING.match(content):
+        return True
+    return content.endswith(PERIOD_END) and _split_term(content)[1] is None  # not "Ability1. ..."
 
 
 def _split_term(line: str) -> tuple[str, str | None]:

@@ -80,12 +80,12 @@ def test_a_term_is_split_from_a_first_meaning_only_when_it_reads_as_a_term() -> 
     text = (
         "1. Game Concepts\n\n100. General\n\n100.1. These are the rules.\n\nGlossary\n\n"
         "Draw1. To put a card into a hand.\n2. A game with no winner.\n\n"
-        "see rule1. Not a term.\nA definition.\n\nCredits\n"
+        "see rule1. not a term\nA definition.\n\nCredits\n"
     )
     entries = [part for part in parse_release(text).parts if part.kind == "glossary"]
     assert [(e.title, e.text.split("\n")[0]) for e in entries] == [
         ("Draw", "1. To put a card into a hand."),
-        ("see rule1. Not a term.", "A definition."),
+        ("see rule1. not a term", "A definition."),
     ]
 
 
@@ -101,3 +101,20 @@ def test_a_numbered_meaning_set_apart_by_a_blank_line_stays_in_its_entry() -> No
     copy = {part.title: part for part in parts("2003-05-26.txt") if part.kind == "glossary"}
     assert copy["Draw"].text.split("\n")[0] == "Draw has two meanings in the Magic game."
     assert copy["Draw"].text.split("\n")[2].startswith("2. A game ends in a draw")
+
+
+def test_a_definition_set_apart_from_its_term_stays_in_its_entry() -> None:
+    """The second capture of 2016-08-26 puts a blank line after every term and before every
+    paragraph: each definition was read as an entry of its own, with no text, and every entry
+    after the first such paragraph was off by one. Read again, its glossary is the preferred
+    capture's, term for term and word for word; the 2003-05-26 copy's "Effect" (a blank line
+    after the term) keeps its definition."""
+
+    def glossary(name: str) -> dict[str | None, str]:
+        return {p.title: " ".join(p.text.split()) for p in parts(name) if p.kind == "glossary"}
+
+    second, preferred = glossary("2016-08-26.txt"), glossary("2016-08-26.alt.txt")
+    assert len(second) > 500 and second == preferred
+    copy = glossary("2003-05-26.txt")
+    assert copy["Effect"].startswith('"Ability" and "effect" are often confused')
+    assert all(text for text in copy.values())

@@ -60,8 +60,9 @@ def test_every_capture_is_kept_and_the_read_one_named_with_what_differs(db_file)
     newest = next(line for line in text.splitlines() if line.startswith("2026-08-07"))
     assert "4057 clauses   277 examples" in newest and newest.endswith("[3 captures]")
     copy = next(line for line in text.splitlines() if line.startswith("2003-05-26"))
-    # 803: parser 5 keeps six numbered meanings in their entries (Counter, Draw, Untap)
-    assert "803 clauses    62 examples  SCG Scourge" in copy and copy.endswith(f"({DERIVED_NOTE})")
+    # 802: parser 5 keeps six numbered meanings in their entries (Counter, Draw, Untap),
+    # parser 6 the paragraph a blank line set apart from its term (Effect)
+    assert "802 clauses    62 examples  SCG Scourge" in copy and copy.endswith(f"({DERIVED_NOTE})")
 
 
 def test_differences_are_computed_once(db_file):
