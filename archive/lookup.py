@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz, process
 from sqlite_utils import Database
@@ -35,11 +35,19 @@ class Found:
     number: str | None  # the clause number, or None for a glossary entry
     term: str | None  # the glossary term, when the name is one
     kind: str
+    # What else the release calls so ("General" is 100, 200, ... 900; "Exile" the zone 406
+    # and the keyword action 701.13), as a reader asks for each: the name is not one clause.
+    also: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
         """The number, or the glossary term: what `lineage_members.number` holds for it."""
         return self.term if self.term is not None else self.number or ""
+
+    @property
+    def asked_as(self) -> str:
+        """How a reader names this clause alone: its number, or "Term (glossary)"."""
+        return f"{self.term} (glossary)" if self.term is not None else self.number or ""
 
     def covers(self, label: str) -> bool:
         """Is `label` (a number, or a glossary term) this clause, or numbered under it?
@@ -124,14 +132,16 @@ def find(db: Database, release: str, name: str) -> Found:
         cleaned = cleaned[: entry_asked.start()]
         names = [(title, found) for title, found in names if found.kind == "glossary"]
     wanted = fold(cleaned)
-    for title, found in names:
-        if fold(title) == wanted:
-            return found
+    exact = [found for title, found in names if fold(title) == wanted]
     bare = name_key(cleaned)
-    for title, found in names:  # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
-        if bare and name_key(title) == bare:
-            return found
-    raise LookupFailed(_nothing_called(cleaned, release, names))
+    # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
+    loose = [found for title, found in names if bare and name_key(title) == bare]
+    matches = exact or loose
+    if not matches:
+        raise LookupFailed(_nothing_called(cleaned, release, names))
+    first = matches[0]
+    others = dict.fromkeys(m.asked_as for m in matches if m.asked_as != first.asked_as)
+    return replace(first, also=tuple(others))
 
 
 def _nothing_called(name: str, release: str, names: list[tuple[str, Found]]) -> str:

@@ -209,6 +209,7 @@ def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
         "duplicates": len(rows) - 1,
         "witnesses": witnesses_for(db, release, wanted),
         "contents": _contents(db, release, wanted) if row["kind"] != "subrule" else [],
+        "also_named": list(found.also),
     }
 
 

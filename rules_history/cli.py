@@ -148,6 +148,9 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     click.echo(f"{label}  ({clause['release']} release)")
     if clause.get("derived"):
         click.echo(f"note: {clause['release']}: {DERIVED_NOTE}")
+    if clause.get("also_named"):  # the name is not one clause: say which others it names
+        asked = rule_on_day(rule, as_of)[0]
+        click.echo(f"note: {asked!r} also names {', '.join(clause['also_named'])}")
     click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])
     for example in clause["examples"]:
         click.echo(example)

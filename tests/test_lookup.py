@@ -99,3 +99,16 @@ def test_an_entry_named_like_a_keyword_is_found_as_the_suggestions_write_it(db: 
     result = run("show", "Morhp (glossary)", db=db)
     assert result.returncode == 1 and "Morph (glossary)" in result.stderr
     assert "Morph (702.37)" not in result.stderr  # only entries are offered
+
+
+def test_a_name_of_several_clauses_says_which_others_it_names(db: Path) -> None:
+    """The name "General" titles sections 100 to 900, "Morph" a keyword and a glossary entry:
+    `show` gives the first, as the site's lookup box does, and names the others as a reader
+    asks for each, rather than passing one clause off as all that the name means."""
+    general = show(db, "General", "--as-of", "2024-06-07")
+    assert general["number"] == "100"
+    assert {"200", "300", "700"} <= set(general["also_named"])
+    assert show(db, "Morph", "--as-of", "2024-06-07")["also_named"] == ["Morph (glossary)"]
+    assert show(db, "702.37", "--as-of", "2024-06-07")["also_named"] == []
+    text = run("show", "Morph", "--as-of", "2024-06-07", db=db).stdout.splitlines()
+    assert text[1] == "note: 'Morph' also names Morph (glossary)"
