@@ -141,6 +141,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
     alive = _numbers_in(db, lineages, newest)
     result = {
         "rule": found.label,
+        "also_named": list(found.also),  # what else the name names (`archive.lookup.Found`)
         "as_of": as_of,
         "release": release,
         "lineage": lineage,

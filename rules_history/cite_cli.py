@@ -94,8 +94,13 @@ def cite(
         accessed=date.today().isoformat(),
     )
     if as_json:
-        print_json(_as_json(cited, release, run.start, run.end))
+        print_json(
+            {**_as_json(cited, release, run.start, run.end), "also_named": clause["also_named"]}
+        )
         return
+    if clause["also_named"]:  # on stderr: the citation alone is what a reader copies
+        asked = rule_on_day(rule, as_of)[0]
+        click.echo(f"note: {asked!r} also names {', '.join(clause['also_named'])}", err=True)
     click.echo(next(f["text"] for f in cited["formats"] if f["key"] == style))
 
 

@@ -64,6 +64,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     click.echo(f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}")
     if result.get("derived"):
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
+    if result["also_named"]:  # as `show` says it
+        click.echo(f"note: {number!r} also names {', '.join(result['also_named'])}")
     for line in trace_lines(result["entries"], one_line):
         click.echo(line)
     for witness in result.get("witnesses", []):

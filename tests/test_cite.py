@@ -61,10 +61,16 @@ def test_the_cli_cites_as_the_rule_page_does(
     page = small_site / "rule" / number / first / "index.html"
     assert page.is_file()
     assert cited["formats"] == page_formats(page)
-    code, plain = run(store, rule, "--as-of", as_of)
-    assert plain.strip() == cited["formats"]["plain"]
-    code, bibtex = run(store, rule, "--as-of", as_of, "--format", "bibtex")
-    assert bibtex.strip() == cited["formats"]["bibtex"]
+    plain = CliRunner().invoke(main, ["cite", rule, "--as-of", as_of, "--db", store])
+    assert plain.stdout.strip() == cited["formats"]["plain"]  # the citation alone, to copy
+    bibtex = CliRunner().invoke(
+        main, ["cite", rule, "--as-of", as_of, "--format", "bibtex", "--db", store]
+    )
+    assert bibtex.stdout.strip() == cited["formats"]["bibtex"]
+    # "morph" also names the glossary entry: said apart from the citation, on stderr
+    also = cited["also_named"]
+    assert (also == ["Morph (glossary)"]) == (rule == "morph")
+    assert plain.stderr == (f"note: {rule!r} also names Morph (glossary)\n" if also else "")
 
 
 def test_the_permalink_takes_the_sites_address(store: str) -> None:

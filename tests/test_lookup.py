@@ -112,3 +112,7 @@ def test_a_name_of_several_clauses_says_which_others_it_names(db: Path) -> None:
     assert show(db, "702.37", "--as-of", "2024-06-07")["also_named"] == []
     text = run("show", "Morph", "--as-of", "2024-06-07", db=db).stdout.splitlines()
     assert text[1] == "note: 'Morph' also names Morph (glossary)"
+    traced = json.loads(run("trace", "Morph@2024-06-07", "--json", db=db).stdout)
+    assert traced["rule"] == "702.37" and traced["also_named"] == ["Morph (glossary)"]
+    lines = run("trace", "Morph@2024-06-07", db=db).stdout.splitlines()
+    assert lines[1] == "note: 'Morph' also names Morph (glossary)"
