@@ -39,6 +39,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.normalise import normalise
+from archive.store import alignment_identities
 from archive.witnesses import comparison_form
 from vocabulary.numbers import is_under
 
@@ -344,12 +345,7 @@ def inputs_key(db: Database, articles: list[tuple[ArticleInfo, Any]]) -> str:
     digest = hashlib.sha256(f"v{EXPLANATIONS_VERSION}".encode())
     for info, bulletin in articles:
         digest.update(f"{info.sha256} {info.stated_release} {len(bulletin.entries)}".encode())
-    for row in db.execute(
-        """SELECT release, previous_release, capture_id, previous_capture_id, version,
-                  aligned_as
-           FROM lineage_alignments WHERE release <= ? ORDER BY release""",
-        [last_day_read(articles)],
-    ):
+    for row in alignment_identities(db, until=last_day_read(articles)):
         digest.update(repr(row).encode())
     return digest.hexdigest()
 

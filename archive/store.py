@@ -628,3 +628,15 @@ def m017_alignment_token(db: Database) -> None:
     a release aligned again into an otherwise equal row is new to the answers computed from
     its lineages."""
     db.execute("ALTER TABLE lineage_alignments ADD COLUMN aligned_as TEXT")
+
+
+def alignment_identities(db: Database, until: str | None = None) -> list[tuple[object, ...]]:
+    """Each release's alignment row (up to the release `until`, if given), in release order,
+    as what was computed from its lineages names it: the captures, the version and the token
+    (`lineage.alignment_rows`). The derived answers, the examples, the official articles'
+    matches and the in-browser compare's data are keyed by these rows."""
+    return db.execute(
+        "SELECT release, previous_release, capture_id, previous_capture_id, version, aligned_as"
+        " FROM lineage_alignments WHERE ? IS NULL OR release <= ? ORDER BY release",
+        [until, until],
+    ).fetchall()

@@ -6,7 +6,7 @@ that it was. A capture read again (by a newer parser) may come back under its ol
 its release is then aligned again into a row otherwise equal to the old one: the answers
 computed from the old lineages (`lineage.answers.signature`, the examples, the official
 articles' matches, the in-browser compare's data) name the token, so they are computed again
-too: `alignment_identities` is what they read.
+too: `archive.store.alignment_identities` is what they read.
 """
 
 from __future__ import annotations
@@ -34,12 +34,3 @@ def record_alignment(
            VALUES (?, ?, ?, ?, ?, ?, ?)""",
         [release, previous, *captures, version, json.dumps(counts), uuid.uuid4().hex],
     )
-
-
-def alignment_identities(db: Database) -> list[tuple[object, ...]]:
-    """Each release's alignment row, in release order, as what was computed from its lineages
-    names it: the captures, the version and the token."""
-    return db.execute(
-        "SELECT release, previous_release, capture_id, previous_capture_id, version, aligned_as"
-        " FROM lineage_alignments ORDER BY release"
-    ).fetchall()

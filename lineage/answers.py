@@ -48,8 +48,8 @@ from sqlite_utils import Database
 from archive.collector import collector_paused
 from archive.keyed import keyed_rows, keyed_values
 from archive.query import release_dates
+from archive.store import alignment_identities
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
-from lineage.alignment_rows import alignment_identities
 from lineage.clause import GROUP, Clause, joined_examples
 from lineage.compare import compare_members, compared_with, load_members
 from lineage.derived import derived_releases

@@ -24,10 +24,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive import normalise
-from archive.store import open_reader, store_file
+from archive.store import alignment_identities, open_reader, store_file
 from archive.workers import die_with_parent
 from lineage import change_kind, clause, compare
-from lineage.alignment_rows import alignment_identities
 from lineage.compare import compared_with
 from renderer import compare_data as compare_module
 from renderer.compare_data import FORMAT, INDEX, CompareData, compare_data, versioned
@@ -40,8 +39,8 @@ MEMO = "cache/compare-kinds.json"  # in the state folder: the kinds named last t
 
 def data_key(db: Database, dates: list[str]) -> str:
     """What the published data depends on: the releases, each alignment (its captures, the
-    aligner's version and its token: `lineage.alignment_rows`), the layout, the code that
-    writes it and the engine's code that names the kinds."""
+    aligner's version and its token: `archive.store.alignment_identities`), the layout, the
+    code that writes it and the engine's code that names the kinds."""
     alignments = alignment_identities(db)  # a release aligned again is new data
     digest = hashlib.sha256(repr((FORMAT, dates, alignments)).encode())
     for module in (compare_module, change_kind, clause, compare):
