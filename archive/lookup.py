@@ -132,11 +132,10 @@ def find(db: Database, release: str, name: str) -> Found:
         cleaned = cleaned[: entry_asked.start()]
         names = [(title, found) for title, found in names if found.kind == "glossary"]
     wanted = fold(cleaned)
-    exact = [found for title, found in names if fold(title) == wanted]
+    matches = [found for title, found in names if fold(title) == wanted]
     bare = name_key(cleaned)
-    # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
-    loose = [found for title, found in names if bare and name_key(title) == bare]
-    matches = exact or loose
+    if not matches and bare:  # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
+        matches = [found for title, found in names if name_key(title) == bare]
     if not matches:
         raise LookupFailed(_nothing_called(cleaned, release, names))
     first = matches[0]

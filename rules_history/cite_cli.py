@@ -17,6 +17,7 @@ import click
 from archive.errors import LookupFailed
 from archive.store import open_reader
 from rules_history.options import (
+    also_named_note,
     check_base_url,
     db_option,
     json_option,
@@ -99,8 +100,7 @@ def cite(
         )
         return
     if clause["also_named"]:  # on stderr: the citation alone is what a reader copies
-        asked = rule_on_day(rule, as_of)[0]
-        click.echo(f"note: {asked!r} also names {', '.join(clause['also_named'])}", err=True)
+        click.echo(also_named_note(rule, as_of, clause["also_named"]), err=True)
     click.echo(next(f["text"] for f in cited["formats"] if f["key"] == style))
 
 

@@ -21,6 +21,7 @@ from rules_history.lineage_cli import blame as blame_command
 from rules_history.lineage_cli import diff as diff_command
 from rules_history.lineage_cli import trace as trace_command
 from rules_history.options import (
+    also_named_note,
     captures_option,
     db_option,
     json_option,
@@ -149,8 +150,7 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     if clause.get("derived"):
         click.echo(f"note: {clause['release']}: {DERIVED_NOTE}")
     if clause.get("also_named"):  # the name is not one clause: say which others it names
-        asked = rule_on_day(rule, as_of)[0]
-        click.echo(f"note: {asked!r} also names {', '.join(clause['also_named'])}")
+        click.echo(also_named_note(rule, as_of, clause["also_named"]))
     click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])
     for example in clause["examples"]:
         click.echo(example)

@@ -9,7 +9,13 @@ from typing import Any
 import click
 from sqlite_utils import Database
 
-from rules_history.options import db_option, json_option, print_json, reports_errors
+from rules_history.options import (
+    also_named_note,
+    db_option,
+    json_option,
+    print_json,
+    reports_errors,
+)
 from rules_history.trace_text import render_diff, trace_lines
 from vocabulary.kinds import FORMATTING
 
@@ -65,7 +71,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     if result.get("derived"):
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
     if result["also_named"]:  # as `show` says it
-        click.echo(f"note: {number!r} also names {', '.join(result['also_named'])}")
+        click.echo(also_named_note(rule, None, result["also_named"]))
     for line in trace_lines(result["entries"], one_line):
         click.echo(line)
     for witness in result.get("witnesses", []):

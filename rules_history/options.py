@@ -83,3 +83,9 @@ def rule_on_day(rule: str, as_of: str | None) -> tuple[str, str | None]:
     if as_of is not None and as_of != day:
         raise RulesHistoryError(f"{rule!r} names the day {day} and --as-of another: give one")
     return name, day
+
+
+def also_named_note(rule: str, as_of: str | None, others: list[str]) -> str:
+    """The note `show`, `trace` and `cite` give when RULE (as `rule_on_day` reads it) names
+    other clauses too (`archive.lookup.Found.also`), each as a reader asks for it."""
+    return f"note: {rule_on_day(rule, as_of)[0]!r} also names {', '.join(others)}"
