@@ -7,25 +7,21 @@ titles and terms of that release as suggestions.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
+from archive.keyed import keyed_values
+from vocabulary.names import fold, name_key, without_glossary_mark
 from vocabulary.numbers import is_rule_number, is_under
 
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
 NAME_SHOWN = 80  # characters of an unknown name an error repeats: it stays one readable line
 SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
-# The note a name may end with ("In Play (Obsolete)"): named without it, it is still found.
-NOTE = re.compile(r"\s*\([^)]*\)$")
-# How a suggestion names a glossary entry ("Flying (glossary)"), and how a reader asks for the
-# entry rather than the keyword or section of the same name, which a bare name finds first.
-GLOSSARY_MARK = re.compile(r"\s*\(glossary\)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -61,30 +57,6 @@ class Found:
         return self.number is not None and is_under(label, self.number)
 
 
-def fold(text: str) -> str:
-    """A name compared loosely: case, dashes, curly quotes and spacing folded.
-
-    >>> fold("Face-Down  Spells and  Permanents"), fold("“Morph”"), fold("face–down")
-    ('face down spells and permanents', 'morph', 'face down')
-    """
-    text = unicodedata.normalize("NFKC", text).casefold()
-    for dash in "-\u2010\u2011\u2012\u2013\u2014":
-        text = text.replace(dash, " ")
-    text = "".join(ch for ch in text if ch not in "\"'\u2018\u2019\u201c\u201d")
-    return " ".join(text.split())
-
-
-def name_key(name: str) -> str:
-    """What two names are compared by when they are not the same: folded (`fold`), a
-    trailing note such as "(Obsolete)" or "(Informal)" dropped. The site's lookup box keys
-    its names so (renderer.names, static/lookup.js).
-
-    >>> name_key("In Play (Obsolete)"), name_key("Face-Down"), name_key("“Storm”")
-    ('in play', 'face down', 'storm')
-    """
-    return NOTE.sub("", fold(name)).strip()
-
-
 def is_heading(kind: str, text: str) -> bool:
     """A chapter, a section, or a rule that is only a title ("Morph"): what readers name.
     A short rule ending in a period is a sentence, one ending in a colon the lead-in of a
@@ -99,37 +71,55 @@ def is_heading(kind: str, text: str) -> bool:
     return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith((".", ":"))
 
 
-def _names(db: Database, release: str) -> list[tuple[str, Found]]:
-    """Every name in the release: chapter, section and keyword-rule titles, glossary terms.
+HEADINGS_KEPT = 16_384  # texts judged by `is_heading` kept: every release repeats its rules'
+_is_heading = lru_cache(maxsize=HEADINGS_KEPT)(is_heading)
 
-    Numbered clauses come before glossary entries, so a keyword wins over its glossary entry."""
+
+def names_in(
+    db: Database, release: str, texts: dict[str, str] | None = None
+) -> list[tuple[str, Found]]:
+    """Every name in the release: chapter, section and keyword-rule titles, glossary terms,
+    each with the clause it names, in the order `resolve` prefers them.
+
+    Numbered clauses come before glossary entries, so a keyword wins over its glossary entry.
+    `texts` (version hash -> text) keeps the rules' texts read, for a caller that reads the
+    names of many releases: they repeat from one release to the next."""
+    texts = {} if texts is None else texts
+    rows = db.execute(
+        """SELECT p.kind, p.number, p.title, p.version_hash
+           FROM releases r JOIN parts p ON p.capture_id = r.capture_id
+           WHERE r.date = ? AND p.kind IN ('chapter', 'section', 'rule', 'glossary')
+           ORDER BY p.position""",
+        [release],
+    ).fetchall()
+    unread = {  # a rule's text says whether it is a heading; a title-less one's is its name
+        version
+        for kind, number, title, version in rows
+        if number and (kind == "rule" or not title) and version not in texts
+    }
+    texts.update(keyed_values(db, "clause_versions", "hash", "text", unread))
     names: list[tuple[str, Found]] = []
     glossary: list[tuple[str, Found]] = []
-    rows = db.query(
-        """SELECT kind, number, title, text FROM clauses WHERE release = ?
-           AND kind IN ('chapter', 'section', 'rule', 'glossary') ORDER BY position""",
-        [release],
-    )
-    for row in rows:
-        if row["kind"] == "glossary" and row["title"]:
-            glossary.append((row["title"], Found(None, row["title"], "glossary")))
-        elif row["number"] and is_heading(row["kind"], row["text"] or ""):
-            name = row["title"] or row["text"]
-            names.append((name.strip(), Found(row["number"], None, row["kind"])))
+    for kind, number, title, version in rows:
+        if kind == "glossary" and title:
+            glossary.append((title, Found(None, title, "glossary")))
+        elif number and _is_heading(kind, texts.get(version) or ""):
+            name = title or texts.get(version) or ""
+            names.append((name.strip(), Found(number, None, kind)))
     return names + glossary
 
 
-def find(db: Database, release: str, name: str) -> Found:
-    """The clause `name` designates in `release`: a number as it is, else a title or term
-    (a term also without its note: "Mana Burn" finds "Mana Burn (Obsolete)"). A title comes
-    before a term of the same name; "Flying (glossary)" is the entry, as suggestions write it."""
+def resolve(names: list[tuple[str, Found]], name: str) -> Found | None:
+    """The clause `name` designates among a release's `names` (`names_in`), or None: a
+    number as it is, else a title or term (a term also without its note: "Mana Burn" finds
+    "Mana Burn (Obsolete)"). A title comes before a term of the same name; "Flying
+    (glossary)" is the entry, as suggestions write it. The in-browser compare resolves a
+    name the same way (static/compare.js), from the same list."""
     cleaned = name.strip().rstrip(".")
     if is_rule_number(cleaned):
         return Found(cleaned, None, "number")
-    names = _names(db, release)
-    entry_asked = GLOSSARY_MARK.search(cleaned)
+    cleaned, entry_asked = without_glossary_mark(cleaned)
     if entry_asked:  # "Flying (glossary)": the entry, not the keyword 702.9
-        cleaned = cleaned[: entry_asked.start()]
         names = [(title, found) for title, found in names if found.kind == "glossary"]
     wanted = fold(cleaned)
     matches = [found for title, found in names if fold(title) == wanted]
@@ -137,10 +127,23 @@ def find(db: Database, release: str, name: str) -> Found:
     if not matches and bare:  # "mana burn" is the entry "Mana Burn (Obsolete)" since 2009
         matches = [found for title, found in names if name_key(title) == bare]
     if not matches:
-        raise LookupFailed(_nothing_called(cleaned, release, names))
+        return None
     first = matches[0]
     others = dict.fromkeys(m.asked_as for m in matches if m.asked_as != first.asked_as)
     return replace(first, also=tuple(others))
+
+
+def find(db: Database, release: str, name: str) -> Found:
+    """The clause `name` designates in `release` (`resolve`); LookupFailed, with the nearest
+    names of that release, when it designates none."""
+    cleaned = name.strip().rstrip(".")
+    names = [] if is_rule_number(cleaned) else names_in(db, release)
+    found = resolve(names, name)
+    if found is None:
+        asked, entry_asked = without_glossary_mark(cleaned)
+        offered = [(t, f) for t, f in names if f.kind == "glossary"] if entry_asked else names
+        raise LookupFailed(_nothing_called(asked, release, offered))
+    return found
 
 
 def _nothing_called(name: str, release: str, names: list[tuple[str, Found]]) -> str:

@@ -18,6 +18,11 @@ check, and the browser checks them against the pair of releases it compares.
   glossary entry) and the kind of each pair of them (`KIND_CODES`, `.` for a pair that never
   occurs, `?` when it depends on the references: then `[if they follow, if not, pairs]`);
 - `compare/r/DATE.json`: each clause of the release in document order, `[lineage, state]`;
+- `compare/n/DATE.json`: the names a reader may give the release's clauses (section and
+  keyword titles, glossary terms: `archive.lookup.names_in`, in its order), each folded
+  (`vocabulary.names.fold`) with the clause's label, `[folded, label]` (`[..., 1]` for a
+  glossary entry), so that the browser finds "morph" as `diff --rule morph` does
+  (`archive.lookup.resolve`), in each of the two releases;
 - `compare/t/N.json`: the texts, each once, in order of first appearance, cut into chunks of
   about `CHUNK_CHARS` so a new release adds a chunk and rewrites none.
 
@@ -30,12 +35,14 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from sqlite_utils import Database
 
 from archive.collector import collector_paused
 from archive.keyed import keyed_rows
+from archive.lookup import names_in
 from archive.normalise import fold_markup
 from lineage.change_kind import reference_end_pairs
 from lineage.clause import GROUP, Clause, joined_examples
@@ -43,11 +50,12 @@ from lineage.derived import unconfirmed_lineages
 from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key, stored_both_kinds
 from vocabulary.kinds import CHANGE_KINDS, MERGED, SPLIT
+from vocabulary.names import fold
 
 FOLDER = "compare"
 INDEX = f"{FOLDER}/index.json"
 CHUNK_CHARS = 120_000  # texts per chunk file: a few dozen requests for the whole archive
-FORMAT = 2  # bump when the files' layout changes (compare.js reads it)
+FORMAT = 3  # bump when the files' layout changes (compare.js reads it)
 KIND_CODES = "".join(chr(ord("a") + i) for i in range(len(CHANGE_KINDS)))
 NEVER, DEPENDS = ".", "?"
 
@@ -197,6 +205,21 @@ def _state(
     return clause, text
 
 
+_folded = cache(fold)  # the releases repeat nearly every name
+
+
+def _names(db: Database, release: str, texts: dict[str, str]) -> list[list[Any]]:
+    """`compare/n/DATE.json`: each name of the release's clauses, folded, with its label (and
+    1 for a glossary entry), in the order `archive.lookup.resolve` prefers them; a name that
+    repeats one before it, for the same clause, is left out (it changes no answer)."""
+    entries: dict[tuple[str, str, bool], None] = {}
+    for title, found in names_in(db, release, texts):
+        entries.setdefault((_folded(title), found.label, found.kind == "glossary"))
+    return [
+        [folded, label, 1] if glossary else [folded, label] for folded, label, glossary in entries
+    ]
+
+
 def compare_data(
     db: Database, dates: list[str], memo: dict[str, Kinds] | None = None
 ) -> CompareData:
@@ -214,7 +237,12 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
     texts: dict[str, int] = {}
     lineages: dict[int, _Lineage] = {}
     releases: dict[str, str] = {}
+    names: dict[str, str] = {}
+    headings: dict[str, str] = {}  # the rules' texts the names are read from (`names_in`)
     for number, date in enumerate(dates):
+        path = f"{FOLDER}/n/{date}.json"
+        data.files[path] = body = _dump(_names(db, date, headings))
+        names[date] = versioned(path, body)
         members = _release_members(db, date)
         examples = _release_examples(db, date)
         # A state is what the clause is, not where it stands (its part id and position are
@@ -291,6 +319,7 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
         "format": FORMAT,
         "kinds": [kind.value for kind in CHANGE_KINDS],
         "releases": releases,
+        "names": names,
         "lineages": versioned(lineages_path, lineages_body),
         "events": _events(db),
         "chunks": chunks,

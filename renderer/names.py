@@ -4,7 +4,7 @@
 glossary term, each with the page it leads to, its numbers and years. `search/numbers/C.json`
 (one file per first character of a number, so a lookup fetches a few kilobytes, not all
 5,500 numbers): each number with every clause that carried it, today's first. Matching is on
-`archive.lookup.name_key` (the CLI's lookup falls back to it too), which static/lookup.js
+`vocabulary.names.name_key` (the CLI's lookup falls back to it too), which static/lookup.js
 computes the same way for what the reader types.
 """
 
@@ -15,10 +15,10 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from archive.lookup import name_key
 from renderer.context import Site
 from renderer.environment import is_rule_number
 from renderer.pages_keywords import Keyword, keyword_url
+from vocabulary.names import name_key
 
 TERM_WORDS = 8  # a glossary "term" longer than this is a definition run into its term
 SENTENCE = re.compile(r"[.!?:;]\s")  # nor is a term with a sentence break in it

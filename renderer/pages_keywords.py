@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-from archive.lookup import fold
 from lineage.headings import HeadingMember
 from renderer.context import Site
 from renderer.environment import clause_anchor
 from renderer.writer import context_key
+from vocabulary.names import fold
 
 SHOWN_TEXTS = 400  # clause texts a page prints in full; past it, earlier wordings are links
 KIND_NAMES = {"chapter": "chapter", "section": "section", "rule": "keyword or title"}

@@ -20,8 +20,10 @@ from functools import cache
 from pathlib import Path
 
 import vocabulary.kinds
+import vocabulary.names
 import vocabulary.numbers
 from vocabulary.kinds import CHANGE_KINDS, QUIET_KINDS
+from vocabulary.names import DASHES, GLOSSARY_MARK, NOTE, QUOTES
 from vocabulary.numbers import PLAIN_WORD, RULE_NUMBER, SENTENCE_BREAK, WORD_TOKEN
 
 NAME = "vocabulary.js"
@@ -121,9 +123,25 @@ def _expression(source: str) -> str:
     )
 
 
+@cache
+def casefold_exceptions() -> dict[str, str]:
+    """Lower-case character -> its case fold, where Python's `str.casefold` goes further than
+    lower-casing ("ß" is "ss"): JavaScript has `toLowerCase` only, and `vocabulary.names.fold`
+    folds case."""
+    found: dict[str, str] = {}
+    for char in _every_character():
+        lower, folded = char.lower(), char.casefold()
+        if folded != lower and len(lower) == 1:
+            assert found.get(lower, folded) == folded, f"two case folds of {lower!r}"
+            found[lower] = folded
+    return found
+
+
 def vocabulary_js() -> bytes:
     """The generated file's bytes."""
     patterns = {
+        "nameNote": NOTE,
+        "glossaryMark": GLOSSARY_MARK,
         "wordToken": WORD_TOKEN,
         "sentenceBreak": SENTENCE_BREAK,
         "plainWord": PLAIN_WORD,
@@ -138,6 +156,9 @@ def vocabulary_js() -> bytes:
         *(f"    {name}: {_expression(source)}," for name, source in sorted(patterns.items())),
         f"    alnum: {json.dumps(predicate_class(str.isalnum))},",
         f"    space: {json.dumps(predicate_class(str.isspace))},",
+        f"    nameDashes: {json.dumps(DASHES)},",
+        f"    nameQuotes: {json.dumps(QUOTES)},",
+        f"    caseFolds: {json.dumps(casefold_exceptions(), ensure_ascii=False, sort_keys=True)},",
         f"    kinds: {json.dumps(kinds)},",
         f"    quiet: {json.dumps(sorted(kind.value for kind in QUIET_KINDS))}",
         "  };",
@@ -151,7 +172,7 @@ def cached_vocabulary_js(folder: Path) -> bytes:
     """`vocabulary_js()`, kept in `folder` (the build's cache) under a key of what it is made
     from: scanning every code point takes a second or two, on every build otherwise."""
     digest = hashlib.sha256(f"{sys.version}|{unicodedata.unidata_version}".encode())
-    for module in (sys.modules[__name__], vocabulary.kinds, vocabulary.numbers):
+    for module in (sys.modules[__name__], vocabulary.kinds, vocabulary.names, vocabulary.numbers):
         digest.update(Path(str(module.__file__)).read_bytes())
     kept = folder / f"vocabulary-{digest.hexdigest()[:16]}.js"
     if kept.is_file():

@@ -13,7 +13,9 @@ from click.testing import CliRunner
 from conftest import BROWSER_MARKS
 from sqlite_utils import Database
 
+from archive.lookup import Found, names_in, resolve
 from rules_history.cli import main
+from vocabulary.names import fold
 from vocabulary.numbers import is_under, tokens
 
 OLD, NEW = "2008-02-01", "2024-06-07"
@@ -118,9 +120,71 @@ def test_bad_input_is_one_line(page: Any, base_url: str, small_site: Path) -> No
     page.goto(f"{base_url}/compare/?old={NEW}&new={OLD}")
     page.wait_for_function("document.getElementById('compare').dataset.done")
     assert "is newer than" in page.locator("#compare-status").inner_text()
-    page.goto(f"{base_url}/compare/?old={OLD}&new={NEW}&rule=draw")
+    page.goto(f"{base_url}/compare/?old={OLD}&new={NEW}&rule=no+such+rule")
     page.wait_for_function("document.getElementById('compare').dataset.done")
-    assert "is not a rule number" in page.locator("#compare-status").inner_text()
+    said = page.locator("#compare-status").inner_text()
+    assert "nothing is called 'no such rule' in the 2008-02-01 or the 2024-06-07 release" in said
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "morph",  # 502.26 in 2008, 702.37 in 2024: followed both ways
+        "Face-down spells and permanents",  # the section: 504 in 2008, 708 in 2024
+        "Morph (glossary)",  # the glossary entry, not the keyword
+        "draw",  # the glossary entry "Draw": no section or keyword is called so
+        "General",  # names every chapter's first section: the first (100) is the answer
+    ],
+)
+def test_a_rule_named_by_its_title_compares_as_the_cli_does(
+    page: Any, base_url: str, small_site: Path, small_store: Database, rule: str
+) -> None:
+    """`diff --rule` reads a title or a term in each of the two releases (`archive.lookup`);
+    the browser refused anything but a number."""
+    compare(page, base_url, f"old={OLD}&new={NEW}&rule={rule}")
+    expected = cli_diff(small_store, "--rule", rule)
+    assert expected["changes"], f"{rule}: the CLI keeps no change to compare with"
+    assert page.evaluate(SUMMARY_JS) == expected["summary"]
+    assert page.evaluate(CHANGES_JS) == [as_shown(change) for change in expected["changes"]]
+    said = page.locator("#compare-status").inner_text()
+    numbers = expected["rule_numbers"]
+    if numbers["old"] != numbers["new"] or rule != numbers["new"]:
+        assert f"({rule}: " in said, said
+
+
+RESOLVE_JS = """([names, asked]) => asked.map(a => {
+  const found = window.rulesCompare.resolveName(names, a);
+  return found && [found.number, found.term, found.also];
+})"""
+
+
+def test_names_are_read_as_the_cli_reads_them(
+    page: Any, base_url: str, small_site: Path, small_store: Database
+) -> None:
+    """Every name of two releases, as written and as a reader might type it (other case,
+    dashes, quotes, a note dropped, "(glossary)" added, spaces around), designates in the
+    browser the clause `archive.lookup.resolve` finds; folding agrees on every name and on
+    text outside ASCII."""
+    page.goto(f"{base_url}/compare/")
+    odd = ["Æther Vial", "STRAẞE ﬁnal “Quoted” – dashed", "ǅemal ΣΊΣΥΦΟΣ", "µ and ſ"]
+    for release in (OLD, NEW):
+        names = names_in(small_store, release)
+        titles = [title for title, _found in names] + odd
+        assert page.evaluate("ts => ts.map(window.rulesCompare.fold)", titles) == [
+            fold(title) for title in titles
+        ]
+        published = json.loads((small_site / "compare" / "n" / f"{release}.json").read_text())
+        asked = [" morph. ", "FACE–DOWN", "mana burn", "Flying (Glossary)", "No such name"]
+        for title, _found in names:
+            asked += [title, title.upper(), f"{title} (glossary)", title.replace(" ", "-")]
+        got = page.evaluate(RESOLVE_JS, [published, asked])
+
+        def shown(found: Found | None) -> list[Any] | None:
+            return found and [found.number, found.term, list(found.also)]
+
+        expected = [shown(resolve(names, name)) for name in asked]
+        assert got == expected
+        assert sum(found is not None for found in expected) > len(names)
 
 
 def test_words_and_numbers_are_read_as_python_reads_them(

@@ -21,7 +21,7 @@
     if (!KIND[k]) throw new Error("unknown kind " + k);
   });
   var DELETE = -1, EQUAL = 0, INSERT = 1;
-  var FORMAT = 2;  // renderer/compare_data.py FORMAT
+  var FORMAT = 3;  // renderer/compare_data.py FORMAT
   // The semantic clean-up scores boundaries by Python's str.isalnum and str.isspace.
   DMP.nonAlphaNumericRegex_ = new RegExp("[^" + V.alnum + "]", "u");
   DMP.whitespaceRegex_ = new RegExp("[" + V.space + "]", "u");
@@ -31,13 +31,6 @@
   var PLAIN_WORD = pattern(V.plainWord), RULE_NUMBER = new RegExp(V.ruleNumber, "u");
 
   // ---- rule numbers (vocabulary/numbers.py, archive/query.py) ----
-  function canonicalNumber(text) {
-    var cleaned = text.trim().replace(/\.+$/, "");
-    if (!RULE_NUMBER.test(cleaned)) {
-      throw new Error("'" + text + "' is not a rule number (write it like 504, 504.2 or 708.2a)");
-    }
-    return cleaned;
-  }
   function isAlpha(text) { return /^\p{L}+$/u.test(text); }
   function isUnder(number, prefix) {
     if (number === prefix) return true;
@@ -50,6 +43,88 @@
     return prefix.indexOf(".") >= 0 ? isAlpha(rest) : rest.charAt(0) === ".";
   }
   function tokens(text) { return text.match(WORD_TOKEN) || []; }
+
+  // ---- names (vocabulary/names.py, archive/lookup.py resolve) ----
+  var SPACES = new RegExp("[" + V.space + "]+", "u");
+  var EDGE_SPACES = new RegExp("^[" + V.space + "]+|[" + V.space + "]+$", "gu");
+  var NAME_NOTE = new RegExp(V.nameNote, "u"), GLOSSARY_MARK = new RegExp(V.glossaryMark, "iu");
+  function fold(text) {
+    var folded = "", out = "";
+    for (var ch of text.normalize("NFKC").toLowerCase()) {
+      folded += V.caseFolds[ch] === undefined ? ch : V.caseFolds[ch];
+    }
+    for (var c of folded) {
+      if (V.nameDashes.indexOf(c) >= 0) out += " ";
+      else if (V.nameQuotes.indexOf(c) < 0) out += c;
+    }
+    return out.split(SPACES).filter(Boolean).join(" ");
+  }
+  function keyOfFolded(folded) { return folded.replace(NAME_NOTE, "").trim(); }
+  function asked(found) { return found.term !== null ? found.term + " (glossary)" : found.number; }
+  // The clause a name designates among a release's names (compare/n/DATE.json: [folded,
+  // label, 1 for a glossary entry], in the order archive/lookup.py prefers them), or null.
+  function resolveName(names, name) {
+    var cleaned = name.replace(EDGE_SPACES, "").replace(/\.+$/, "");
+    if (RULE_NUMBER.test(cleaned)) return { number: cleaned, term: null, also: [] };
+    var mark = GLOSSARY_MARK.exec(cleaned);
+    if (mark) {
+      cleaned = cleaned.slice(0, mark.index);
+      names = names.filter(function (n) { return n[2] === 1; });
+    }
+    var wanted = fold(cleaned), bare = keyOfFolded(fold(cleaned));
+    var matches = names.filter(function (n) { return n[0] === wanted; });
+    if (!matches.length && bare) {
+      matches = names.filter(function (n) { return keyOfFolded(n[0]) === bare; });
+    }
+    if (!matches.length) return null;
+    var found = matches.map(function (n) {
+      return n[2] === 1 ? { number: null, term: n[1] } : { number: n[1], term: null };
+    });
+    var first = found[0], others = [];
+    found.forEach(function (f) {
+      if (asked(f) !== asked(first) && others.indexOf(asked(f)) < 0) others.push(asked(f));
+    });
+    first.also = others;
+    return first;
+  }
+  function covers(found, label) {
+    if (!found) return false;
+    return found.term !== null ? label === found.term : isUnder(label, found.number);
+  }
+  // What a rule filter keeps, in each release (lineage/compare.py RuleFilter): a number is the
+  // same prefix on both sides; a title or term is read in each release as `show` reads it.
+  function ruleFilter(index, text, oldDate, newDate) {
+    var cleaned = text.replace(EDGE_SPACES, "").replace(/\.+$/, "");
+    if (RULE_NUMBER.test(cleaned)) {
+      var number = { number: cleaned, term: null, also: [] };
+      return Promise.resolve({ name: cleaned, old: number, new: number });
+    }
+    return Promise.all([getJSON(index.names[oldDate]), getJSON(index.names[newDate])])
+      .then(function (names) {
+        var old = resolveName(names[0], text), neu = resolveName(names[1], text);
+        if (!old && !neu) {
+          throw new Error("nothing is called '" + cleaned + "' in the " + oldDate + " or the " +
+            newDate + " release (give a rule number such as 708.2a, a section or keyword" +
+            " title, or a term)");
+        }
+        return { name: text.trim(), old: old, new: neu };
+      });
+  }
+  function keeps(filter, change) {
+    return change.old.some(function (n) { return covers(filter.old, n); }) ||
+      change.new.some(function (n) { return covers(filter.new, n); });
+  }
+  function filterShown(filter) {
+    if (filter.old && filter.new && filter.old.term === null && filter.old.number === filter.name) {
+      return " (rules " + filter.name + "…)";
+    }
+    var sides = [[filter.old, "old"], [filter.new, "new"]].map(function (side) {
+      return side[0] ? side[0].term !== null ? "the glossary entry " + side[0].term :
+        side[0].number : "nothing";
+    });
+    return " (" + filter.name + ": " + sides[0] + " in the older release, " + sides[1] +
+      " in the newer)";
+  }
 
   // ---- the change list (lineage/compare.py; every kind computed by the engine) ----
   function members(rows, lineages) {
@@ -111,7 +186,7 @@
     return ids.filter(function (r) { return side.has(r); }).map(function (r) { return side.get(r).label; });
   }
 
-  function changeList(index, lineages, oldDate, newDate, oldRows, newRows, prefix) {
+  function changeList(index, lineages, oldDate, newDate, oldRows, newRows, filter) {
     var before = members(oldRows, lineages), after = members(newRows, lineages);
     var numberMap = new Map();
     Array.from(before.keys()).sort(function (a, b) { return a - b; }).forEach(function (id) {
@@ -127,7 +202,7 @@
       if (change.kind === null) {
         change.kind = kindOfChange(index, lineages, id, before.get(id), after.get(id), numberMap);
       }
-      if (prefix && !change.old.concat(change.new).some(function (n) { return isUnder(n, prefix); })) return;
+      if (filter && !keeps(filter, change)) return;
       if (copy && change.kind !== UNCHANGED) {
         var differs = BY_PRESENCE.indexOf(change.kind) >= 0 ? copy.presence : copy.words;
         change.confirmed = !differs.has(id);
@@ -367,9 +442,8 @@
     out.innerHTML = "";
     summaryOut.innerHTML = "";
     delete form.dataset.done;
-    var prefix, index, list;
+    var filter = null, index, list;
     Promise.resolve().then(function () {
-      prefix = prefixText ? canonicalNumber(prefixText) : null;
       if (oldDate > newDate) throw new Error(oldDate + " is newer than " + newDate);
       return getJSON(form.dataset.index);
     }).then(function (data) {
@@ -378,10 +452,13 @@
       [oldDate, newDate].forEach(function (d) {
         if (!index.releases[d]) throw new Error("release " + d + " not found");
       });
+      return prefixText ? ruleFilter(index, prefixText, oldDate, newDate) : null;
+    }).then(function (found) {
+      filter = found;
       return Promise.all([getJSON(index.releases[oldDate]), getJSON(index.releases[newDate]),
         getJSON(index.lineages)]);
     }).then(function (loaded) {
-      list = changeList(index, loaded[2], oldDate, newDate, loaded[0], loaded[1], prefix);
+      list = changeList(index, loaded[2], oldDate, newDate, loaded[0], loaded[1], filter);
       var wanted = [];
       list.changes.forEach(function (c) {
         if (c.oldWording !== null) wanted.push(c.oldWording);
@@ -402,7 +479,7 @@
       var apart = Object.keys(list.unconfirmed).reduce(function (n, k) {
         return n + list.unconfirmed[k]; }, 0);
       status.dataset.unconfirmed = apart;
-      status.textContent = oldDate + " → " + newDate + (prefix ? " (rules " + prefix + "…)" : "") +
+      status.textContent = oldDate + " → " + newDate + (filter ? filterShown(filter) : "") +
         ": " + shown + " change" + (shown === 1 ? "" : "s") + ", clauses paired by lineage" +
         " as rules-history diff pairs them (renumbered clauses face each other; splits and" +
         " merges are named)." + (list.confirmedBy === null ? "" : " One end is a re-extracted" +
@@ -415,7 +492,8 @@
     });
   }
 
-  window.rulesCompare = { changeList: changeList, wordDiff: wordDiff, tokens: tokens, isUnder: isUnder };
+  window.rulesCompare = { changeList: changeList, wordDiff: wordDiff, tokens: tokens, isUnder: isUnder,
+    fold: fold, resolveName: resolveName };
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var o = form.old.value, n = form.new.value, prefix = form.rule.value.trim();

@@ -1,0 +1,57 @@
+"""Names as readers type them: a section or keyword title, or a glossary term, compared loosely.
+
+One definition, used by the command line's lookup (`archive.lookup`) and by the in-browser
+compare, whose JavaScript receives these characters and patterns generated from here
+(`renderer.vocabulary_js`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Dashes a name may be written with ("face-down", "face–down"): each reads as a space.
+DASHES = "-\u2010\u2011\u2012\u2013\u2014"
+# Quotation marks, straight or curly, that a name may or may not carry ("“Morph”").
+QUOTES = "\"'\u2018\u2019\u201c\u201d"
+# The note a name may end with ("In Play (Obsolete)"): named without it, it is still found.
+NOTE = r"\s*\([^)]*\)$"
+# How a suggestion names a glossary entry ("Flying (glossary)"), and how a reader asks for the
+# entry rather than the keyword or section of the same name, which a bare name finds first.
+# Matched without regard to case.
+GLOSSARY_MARK = r"\s*\(glossary\)$"
+
+_NOTE = re.compile(NOTE)
+_GLOSSARY_MARK = re.compile(GLOSSARY_MARK, re.IGNORECASE)
+_FOLDED = str.maketrans({**dict.fromkeys(DASHES, " "), **dict.fromkeys(QUOTES, None)})
+
+
+def fold(text: str) -> str:
+    """A name compared loosely: case, dashes, curly quotes and spacing folded.
+
+    >>> fold("Face-Down  Spells and  Permanents"), fold("“Morph”"), fold("face–down")
+    ('face down spells and permanents', 'morph', 'face down')
+    """
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLDED)
+    return " ".join(text.split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by when they are not the same: folded (`fold`), a
+    trailing note such as "(Obsolete)" or "(Informal)" dropped. The site's lookup box keys
+    its names so (renderer.names, static/lookup.js).
+
+    >>> name_key("In Play (Obsolete)"), name_key("Face-Down"), name_key("“Storm”")
+    ('in play', 'face down', 'storm')
+    """
+    return _NOTE.sub("", fold(name)).strip()
+
+
+def without_glossary_mark(name: str) -> tuple[str, bool]:
+    """The name without its "(glossary)" mark, and whether it had one.
+
+    >>> without_glossary_mark("Flying (Glossary)"), without_glossary_mark("Flying")
+    (('Flying', True), ('Flying', False))
+    """
+    mark = _GLOSSARY_MARK.search(name)
+    return (name[: mark.start()], True) if mark else (name, False)
