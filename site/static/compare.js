@@ -114,17 +114,15 @@
     return change.old.some(function (n) { return covers(filter.old, n); }) ||
       change.new.some(function (n) { return covers(filter.new, n); });
   }
-  function filterShown(filter) {
-    if (filter.old && filter.new && filter.old.term === null && filter.old.number === filter.name) {
-      return " (rules " + filter.name + "…)";
-    }
-    var sides = [[filter.old, "old"], [filter.new, "new"]].map(function (side) {
-      return side[0] ? side[0].term !== null ? "the glossary entry " + side[0].term :
-        side[0].number : "nothing";
-    });
-    return " (" + filter.name + ": " + sides[0] + " in the older release, " + sides[1] +
-      " in the newer)";
+  // What the status line says of the rule kept, as `rules-history diff --rule` says it.
+  function filterShown(filter, oldDate, newDate) {
+    var oldLabel = filter.old && label(filter.old), newLabel = filter.new && label(filter.new);
+    if (oldLabel === filter.name && newLabel === filter.name) return " (rules " + filter.name + "…)";
+    if (oldLabel === newLabel) return " (" + filter.name + " names " + oldLabel + " in both)";
+    return " (" + filter.name + " names " + (oldLabel || "nothing") + " in " + oldDate +
+      " and " + (newLabel || "nothing") + " in " + newDate + ")";
   }
+  function label(found) { return found.term !== null ? found.term : found.number; }
 
   // ---- the change list (lineage/compare.py; every kind computed by the engine) ----
   function members(rows, lineages) {
@@ -479,7 +477,7 @@
       var apart = Object.keys(list.unconfirmed).reduce(function (n, k) {
         return n + list.unconfirmed[k]; }, 0);
       status.dataset.unconfirmed = apart;
-      status.textContent = oldDate + " → " + newDate + (filter ? filterShown(filter) : "") +
+      status.textContent = oldDate + " → " + newDate + (filter ? filterShown(filter, oldDate, newDate) : "") +
         ": " + shown + " change" + (shown === 1 ? "" : "s") + ", clauses paired by lineage" +
         " as rules-history diff pairs them (renumbered clauses face each other; splits and" +
         " merges are named)." + (list.confirmedBy === null ? "" : " One end is a re-extracted" +
