@@ -71,6 +71,9 @@ def is_heading(kind: str, text: str) -> bool:
     return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith((".", ":"))
 
 
+# Which of the clauses a name designates comes first: the larger part of the rules, then a
+# glossary entry (an entry repeats what a rule of the same name says).
+RANK = {"chapter": 0, "section": 1, "rule": 2, "glossary": 3}
 HEADINGS_KEPT = 16_384  # texts judged by `is_heading` kept: every release repeats its rules'
 _is_heading = lru_cache(maxsize=HEADINGS_KEPT)(is_heading)
 
@@ -79,9 +82,10 @@ def names_in(
     db: Database, release: str, texts: dict[str, str] | None = None
 ) -> list[tuple[str, Found]]:
     """Every name in the release: chapter, section and keyword-rule titles, glossary terms,
-    each with the clause it names, in the order `resolve` prefers them.
-
-    Numbered clauses come before glossary entries, so a keyword wins over its glossary entry.
+    each with the clause it names, in the order `resolve` prefers them: chapters, sections,
+    rules, then glossary entries (`RANK`), each in document order. So a keyword wins over its
+    glossary entry, and "Card Types" is chapter 3, not the rule 205.2 that has the same title;
+    the site's lookup box ranks names so too (static/lookup.js).
     `texts` (version hash -> text) keeps the rules' texts read, for a caller that reads the
     names of many releases: they repeat from one release to the next."""
     texts = {} if texts is None else texts
@@ -99,14 +103,13 @@ def names_in(
     }
     texts.update(keyed_values(db, "clause_versions", "hash", "text", unread))
     names: list[tuple[str, Found]] = []
-    glossary: list[tuple[str, Found]] = []
     for kind, number, title, version in rows:
         if kind == "glossary" and title:
-            glossary.append((title, Found(None, title, "glossary")))
+            names.append((title, Found(None, title, "glossary")))
         elif number and _is_heading(kind, texts.get(version) or ""):
             name = title or texts.get(version) or ""
             names.append((name.strip(), Found(number, None, kind)))
-    return names + glossary
+    return sorted(names, key=lambda name: RANK[name[1].kind])  # stable: document order within
 
 
 def resolve(names: list[tuple[str, Found]], name: str) -> Found | None:

@@ -11,7 +11,6 @@ computes the same way for what the reader types.
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from typing import Any
 
@@ -21,13 +20,16 @@ from renderer.pages_keywords import Keyword, keyword_url
 from vocabulary.names import name_key
 
 TERM_WORDS = 8  # a glossary "term" longer than this is a definition run into its term
-SENTENCE = re.compile(r"[.!?:;]\s")  # nor is a term with a sentence break in it
 LABEL_WORDS = 10  # words of a clause's text shown as its title when it has none
 
 
 def is_term(name: str) -> bool:
-    """False for a glossary 'term' that a release's layout ran into its definition."""
-    return len(name.split()) <= TERM_WORDS and not SENTENCE.search(name)
+    """False for a glossary 'term' that a release's layout ran into its definition.
+
+    Only its length tells: the parser splits a term run into its first meaning ("Ability1.
+    Text on an object...", `archive.parse`), and a sentence break is no sign of one (the
+    term "Team vs. Team Variant" has one)."""
+    return len(name.split()) <= TERM_WORDS
 
 
 def label(text: str) -> str:

@@ -116,3 +116,13 @@ def test_a_name_of_several_clauses_says_which_others_it_names(db: Path) -> None:
     assert traced["rule"] == "702.37" and traced["also_named"] == ["Morph (glossary)"]
     lines = run("trace", "Morph@2024-06-07", db=db).stdout.splitlines()
     assert lines[1] == "note: 'Morph' also names Morph (glossary)"
+
+
+def test_a_chapter_comes_before_a_rule_of_the_same_title(db: Path) -> None:
+    """ "Card Types" titles chapter 3 and the rule 205.2 (204.2 in 2008): a name designates
+    the larger part first (chapter, section, keyword rule, then glossary entry), as the
+    site's lookup box ranks names, not the clause that comes first in the document."""
+    for as_of, rule in (("2024-06-07", "205.2"), ("2009-07-08", "204.2")):
+        found = show(db, "Card Types", "--as-of", as_of)
+        assert found["number"] == "3", as_of
+        assert found["also_named"] == [rule]

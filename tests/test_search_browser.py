@@ -6,11 +6,15 @@ page a number or name designates (to the search page without JavaScript)."""
 from __future__ import annotations
 
 import csv
+import json
 import urllib.parse
 from pathlib import Path
 
 import pytest
 from conftest import BROWSER_MARKS
+
+from archive.lookup import find, names_in
+from archive.query import release_dates
 
 QUERIES = Path(__file__).parent / "data" / "search_queries.csv"
 TOP = 5  # results an `also_in_top5` entry must be among
@@ -97,7 +101,8 @@ def test_the_search_page_keeps_the_address_it_was_opened_at(page, base_url: str)
         ("708.2a", "/rule/708.2a/"),
         ("morph", "/keyword/morph/"),
         ("Face-Down Spells and Permanents", "/keyword/face-down-spells-and-permanents/"),
-        ("in play", "/keyword/battlefield/"),
+        ("in play", "/history/2009-07-08/g-in-play-obsolete/"),  # the entry, as `show` finds it
+        ("removed from the game", "/keyword/exile-406/"),  # a former title only
         ("mana burn", "/history/2002-10-07/g-mana-burn/"),
         ("Morph (glossary)", "/history/2002-10-07/g-morph/"),  # as `show` reads it
         ("turned face up", "/search/?q=turned+face+up"),
@@ -122,3 +127,50 @@ def test_the_lookup_box_without_javascript_goes_to_the_search_page(browser, base
     tab.wait_for_url(base_url + "/search/?q=morph")
     assert "every keyword, section and chapter by name" in tab.locator("main").inner_text()
     context.close()
+
+
+BOX_JS = """async (names) => {
+  const out = [];
+  for (const name of names) {
+    const found = await window.rulesLookup.exact(name);
+    out.push(found.length && found[0].exact ? [found[0].url, found[0].chain, found[0].kind] : null);
+  }
+  return out;
+}"""
+
+
+def test_the_lookup_box_finds_what_show_finds_for_every_name(
+    page, base_url: str, small_site: Path, small_store
+) -> None:
+    """Every name of the newest release (and each glossary term marked "(glossary)", as the
+    CLI's suggestions write it) leads the box to the clause `show NAME` shows: the keyword
+    or section page of that number, or that entry's history. The box put a chapter or
+    section before a glossary entry even when the section only once had the name ("Mana
+    Cost" was section 202's title), `show` a rule before the chapter of the same title
+    ("Card Types"), and the box lost a term with a note and a mark ("Mana Burn (Obsolete)
+    (glossary)")."""
+    newest = release_dates(small_store)[-1]
+    asked: list[str] = []
+    for title, found in names_in(small_store, newest):
+        asked += [title, f"{title} (glossary)"] if found.term else [title]
+    asked = list(dict.fromkeys(asked))
+    titles = {
+        n["url"]: n["title"] for n in json.loads((small_site / "search" / "names.json").read_text())
+    }
+    page.goto(base_url + "/")
+    shown = page.evaluate(BOX_JS, asked)
+    wrong = []
+    for name, box in zip(asked, shown, strict=True):
+        found = find(small_store, newest, name)
+        if box is None:
+            wrong.append((name, found.label, None))
+            continue
+        url, chain, kind = box
+        if found.term is not None:
+            right = kind == "glossary" and titles[url] == found.term
+        else:
+            right = kind != "glossary" and chain.split(" → ")[-1] == found.number
+        if not right:
+            wrong.append((name, found.label, url))
+    assert not wrong, f"{len(wrong)} of {len(asked)} names: {wrong[:10]}"
+    assert len(asked) > 1000

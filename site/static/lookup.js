@@ -37,14 +37,16 @@
   }
   var KIND_ORDER = { chapter: 0, section: 1, rule: 2, glossary: 3 };
   // Titles and terms: the exact name first, then names it begins, then names with it as a
-  // word; within each, in force before retired, a chapter or section title before a keyword
-  // title before a glossary term, the name
-  // itself before a former one, shorter first.
-  // As archive/lookup.py GLOSSARY_MARK: "Morph (glossary)" is the entry, not the keyword.
+  // word; within each, in force before retired, a name of today before a former one (as
+  // `show NAME` reads the newest release: "Mana Cost" is the glossary entry, not section 202
+  // that was once so called), then a chapter, a section, a keyword rule, a glossary term
+  // (archive/lookup.py RANK), shorter first.
+  // As vocabulary/names.py GLOSSARY_MARK: "Morph (glossary)" is the entry, not the keyword;
+  // the mark goes before the name is keyed ("Mana Burn (Obsolete) (glossary)").
   var GLOSSARY_MARK = /\s*\(glossary\)$/i;
   function named(text) {
-    var wanted = key(text);
     var entryOnly = GLOSSARY_MARK.test(text.trim());
+    var wanted = key(text.trim().replace(GLOSSARY_MARK, ""));
     if (!wanted) return Promise.resolve([]);
     return load("/search/names.json").then(function (names) {
       var found = [];
@@ -56,7 +58,7 @@
       });
       found.sort(function (a, b) {
         return a.tier - b.tier || (a.n.years[1] !== null) - (b.n.years[1] !== null) ||
-          KIND_ORDER[a.n.kind] - KIND_ORDER[b.n.kind] || a.n.former - b.n.former ||
+          a.n.former - b.n.former || KIND_ORDER[a.n.kind] - KIND_ORDER[b.n.kind] ||
           a.n.key.length - b.n.key.length;
       });
       var seen = {};
