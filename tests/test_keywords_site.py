@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+from renderer.names import TERM_WORDS
+
 
 def test_the_morph_page_shows_every_era_with_its_text(small_site: Path) -> None:
     html = (small_site / "keyword/morph/index.html").read_text(encoding="utf-8")
@@ -45,7 +47,11 @@ def test_no_glossary_name_is_a_definition(small_site: Path) -> None:
     names = json.loads((small_site / "search/names.json").read_text(encoding="utf-8"))
     glossary = [n["name"] for n in names if n["kind"] == "glossary"]
     assert "Face Down" in glossary
-    assert not [name for name in glossary if ". " in name]
+    # a definition run into its term ("Ability1. Text on an object ...", 2021-06-09) is split
+    # off by the parser; what is left is a term, short, though it may hold a period
+    assert not [name for name in glossary if len(name.split()) > TERM_WORDS]
+    assert not [name for name in glossary if re.search(r"[A-Za-z]\d+\. ", name)]
+    assert "Team vs. Team Variant" in glossary
 
 
 def test_the_rule_index_shows_titles_by_section(small_site: Path) -> None:
