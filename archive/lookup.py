@@ -121,9 +121,7 @@ def resolve(names: list[tuple[str, Found]], name: str) -> Found | None:
     cleaned = name.strip().rstrip(".")
     if is_rule_number(cleaned):
         return Found(cleaned, None, "number")
-    cleaned, entry_asked = without_glossary_mark(cleaned)
-    if entry_asked:  # "Flying (glossary)": the entry, not the keyword 702.9
-        names = [(title, found) for title, found in names if found.kind == "glossary"]
+    cleaned, names = _asked_among(cleaned, names)
     wanted = fold(cleaned)
     matches = [found for title, found in names if fold(title) == wanted]
     bare = name_key(cleaned)
@@ -143,13 +141,21 @@ def find(db: Database, release: str, name: str) -> Found:
     names = [] if is_rule_number(cleaned) else names_in(db, release)
     found = resolve(names, name)
     if found is None:
-        asked, entry_asked = without_glossary_mark(cleaned)
-        offered = [(t, f) for t, f in names if f.kind == "glossary"] if entry_asked else names
-        raise LookupFailed(_nothing_called(asked, release, offered))
+        raise LookupFailed(_nothing_called(*_asked_among(cleaned, names), release))
     return found
 
 
-def _nothing_called(name: str, release: str, names: list[tuple[str, Found]]) -> str:
+def _asked_among(name: str, names: list[tuple[str, Found]]) -> tuple[str, list[tuple[str, Found]]]:
+    """The name asked, without its "(glossary)" mark, and the names it may designate: only
+    the glossary entries when it had the mark ("Flying (glossary)": the entry, not the
+    keyword 702.9)."""
+    name, entry_asked = without_glossary_mark(name)
+    if entry_asked:
+        names = [(title, found) for title, found in names if found.kind == "glossary"]
+    return name, names
+
+
+def _nothing_called(name: str, names: list[tuple[str, Found]], release: str) -> str:
     titles = [title for title, _ in names]
     near = process.extract(
         fold(name), [fold(t) for t in titles], scorer=fuzz.WRatio, limit=SUGGESTIONS

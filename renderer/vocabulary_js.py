@@ -1,11 +1,12 @@
 """`static/vocabulary.js`: the shared vocabulary, generated for the browser at build time.
 
-The word tokeniser, the sentence cuts of the word diff, the rule-number pattern and the change
-kinds come from `vocabulary` and are never retyped in JavaScript. Python's `\\w`, `\\s` and `\\d`
-match Unicode letters, spaces and digits, JavaScript's only ASCII: each is written out as the
-exact set of code points Python's `re` matches, so both read every text alike. The same goes
-for the character classes diff-match-patch's semantic clean-up scores (`str.isalnum`,
-`str.isspace` in Python, ASCII regexes in JavaScript), which `compare.js` replaces.
+The word tokeniser, the sentence cuts of the word diff, the rule-number pattern, the change
+kinds and how names are folded come from `vocabulary` and are never retyped in JavaScript.
+Python's `\\w`, `\\s` and `\\d` match Unicode letters, spaces and digits, JavaScript's only
+ASCII: each is written out as the exact set of code points Python's `re` matches, so both read
+every text alike. The same goes for the character classes diff-match-patch's semantic clean-up
+scores (`str.isalnum`, `str.isspace` in Python, ASCII regexes in JavaScript), which
+`compare.js` replaces.
 """
 
 from __future__ import annotations

@@ -63,15 +63,17 @@
   function asked(found) { return found.term !== null ? found.term + " (glossary)" : found.number; }
   // The clause a name designates among a release's names (compare/n/DATE.json: [folded,
   // label, 1 for a glossary entry], in the order archive/lookup.py prefers them), or null.
+  // What is asked, as archive/lookup.py cleans it: no space around, no final periods.
+  function cleanName(text) { return text.replace(EDGE_SPACES, "").replace(/\.+$/, ""); }
   function resolveName(names, name) {
-    var cleaned = name.replace(EDGE_SPACES, "").replace(/\.+$/, "");
+    var cleaned = cleanName(name);
     if (RULE_NUMBER.test(cleaned)) return { number: cleaned, term: null, also: [] };
     var mark = GLOSSARY_MARK.exec(cleaned);
     if (mark) {
       cleaned = cleaned.slice(0, mark.index);
       names = names.filter(function (n) { return n[2] === 1; });
     }
-    var wanted = fold(cleaned), bare = keyOfFolded(fold(cleaned));
+    var wanted = fold(cleaned), bare = keyOfFolded(wanted);
     var matches = names.filter(function (n) { return n[0] === wanted; });
     if (!matches.length && bare) {
       matches = names.filter(function (n) { return keyOfFolded(n[0]) === bare; });
@@ -94,7 +96,7 @@
   // What a rule filter keeps, in each release (lineage/compare.py RuleFilter): a number is the
   // same prefix on both sides; a title or term is read in each release as `show` reads it.
   function ruleFilter(index, text, oldDate, newDate) {
-    var cleaned = text.replace(EDGE_SPACES, "").replace(/\.+$/, "");
+    var cleaned = cleanName(text);
     if (RULE_NUMBER.test(cleaned)) {
       var number = { number: cleaned, term: null, also: [] };
       return Promise.resolve({ name: cleaned, old: number, new: number });
