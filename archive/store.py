@@ -448,7 +448,7 @@ def m010_lineage_evidence(db: Database) -> None:
     """The evidence of each lineage decision, so that a reader knows which links are certain.
 
     `method`: how the alignment decided (equal, formatting, references, term, similar, moved,
-    gap, children, split-off, absorbed, unpaired); `score`: the evidence it had (word
+    gap, children, split-off, absorbed, sentence, unpaired); `score`: the evidence it had (word
     similarity plus context, or the share of words that moved, or for an unpaired clause the
     best similarity it had to a clause it was not paired with); `weak`: 1 when that is below
     `lineage.alignment.WEAK`.

@@ -16,6 +16,7 @@ WEAK = 60.0
 EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
 SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
 SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
+SENTENCE = "sentence"  # a split piece or absorbed clause found by a sentence it moved
 RENAMED_TERM = "renamed"
 ABSORBED_ROLE = "absorbed"  # how `moved_words` names an old clause a merge absorbed
 LEFTOVER = "leftover"
@@ -45,6 +46,8 @@ class Alignment:
     nearest_old: dict[int, float] = field(default_factory=dict)
     passed_over: dict[int, int] = field(default_factory=dict)  # new -> that nearest old
     passed_over_old: dict[int, int] = field(default_factory=dict)  # old -> that nearest new
+    # the pieces and absorbed clauses (as `moved_words` names them) a moved sentence found
+    by_sentence: set[tuple[str, int]] = field(default_factory=set)
 
     def counts(self) -> dict[str, int]:
         counts = Counter(self.kinds.values())
@@ -62,9 +65,12 @@ class Alignment:
 
         A pairing is weak below `WEAK` (unless the texts were equal), and always when it
         rests on its words alone (`WORDS_ALONE`); a split piece when under `WEAK` of its words
-        come from what its source lost; an added clause when some old clause was at least
-        `WEAK` similar to it (its predecessor may have been missed).
+        come from what its source lost (never one found by a sentence it took word for word:
+        `SENTENCE`); an added clause when some old clause was at least `WEAK` similar to it
+        (its predecessor may have been missed).
         """
+        if ("piece", n) in self.by_sentence:
+            return SENTENCE, self.moved_words[("piece", n)], False
         if ("piece", n) in self.moved_words:
             share = self.moved_words[("piece", n)]
             return SPLIT_OFF, share, share < WEAK
@@ -77,6 +83,8 @@ class Alignment:
 
     def evidence_old(self, o: int) -> tuple[str, float | None, bool]:
         """How old clause `o`, which does not continue, was decided (see `evidence_new`)."""
+        if ("absorbed", o) in self.by_sentence:
+            return SENTENCE, self.moved_words[("absorbed", o)], False
         if ("absorbed", o) in self.moved_words:
             share = self.moved_words[("absorbed", o)]
             return ABSORBED, share, share < WEAK

@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 from lineage.alignment import ABSORBED_ROLE, Alignment
 from lineage.change_kind import cited_rules
 from lineage.clause import NEAR, Clause
+from lineage.moved_sentences import find_moved_sentences
 from lineage.words import (
     LOOSE,
     STRICT,
@@ -112,6 +113,7 @@ def find_splits_and_merges(
         _keep_identity_on_first_sentence(old, new, result, o, found, words_new, codes)
     for n, olds in result.merges.items():
         _keep_merge_identity_on_first_sentence(old, new, result, n, olds, words_old, codes)
+    find_moved_sentences(old, new, result)  # after: the identities stay where they are
 
 
 @dataclass
@@ -264,6 +266,8 @@ def _attach_unpaired(
             yield i, other
             continue
         folded = _folded_into_sibling(these, those, changed, i)
+        if folded is None and these.role != ABSORBED_ROLE:
+            folded = _parallel_case(these, those, changed, i)
         if folded is None and these.role == ABSORBED_ROLE:
             folded = _restated_near(these, those, i, rules)
         if folded is None and these.role == ABSORBED_ROLE and words.total() >= ANYWHERE_WORDS:
@@ -280,6 +284,38 @@ def _attach_unpaired(
         if folded is not None:
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
+
+
+def _parallel_case(
+    these: _Side, those: _Side, changed: _Difference, i: int
+) -> tuple[int, float] | None:
+    """The clause that new clause `i`'s sibling continues, when `i` says for a second case
+    what the sibling says for the first and that clause said for both, and the share of the
+    words it lost that `i` holds (2009: 415.2 "An activated or triggered ability is
+    targeted if ..." became 113.1c on activated abilities and 113.1d, the same words but
+    for the moment targets are chosen, on triggered ones).
+
+    `i` reads like its sibling word for word (`STRICT`), and holds most of the words the
+    old clause lost on the way (`MOVED_WORDS`: "triggered", the case the sibling dropped).
+    Each case may gain a sentence of its own, so `i` may hold too few of the old clause's
+    words for `CONTAINED`."""
+    codes = these.codes
+    if codes is None:
+        return None
+    clause = these.clauses[i]
+    text = codes.encode(clause.normalised)
+    best: tuple[int, float] | None = None
+    for k in range(max(0, i - NEAR), min(len(these.clauses), i + NEAR + 1)):
+        other = these.partner.get(k)
+        if other is None or other not in changed or these.clauses[k].parent != clause.parent:
+            continue
+        lost = changed[other]
+        if not lost.total() or fuzz.ratio(text, codes.encode(these.clauses[k].normalised)) < STRICT:
+            continue
+        share = share_contained(lost, these.words[i])
+        if share >= MOVED_WORDS and (best is None or share > best[1]):
+            best = (other, share)
+    return best
 
 
 def _restated_near(

@@ -28,6 +28,7 @@ ALGORITHM_FILES = (
     "lineage/change_kind.py",
     "lineage/clause.py",
     "lineage/splits.py",
+    "lineage/moved_sentences.py",
     "lineage/words.py",
     "archive/normalise.py",
     "vocabulary/kinds.py",

@@ -16,6 +16,7 @@ from lineage.alignment import CERTAIN_METHODS, LEFTOVER, WEAK, WORDS_ALONE, Alig
 from lineage.blame import blame
 from lineage.clause import Clause
 from lineage.compare import diff_releases
+from lineage.moved_sentences import sentences
 from lineage.store import load_clauses
 from lineage.words import WordCodes
 
@@ -278,6 +279,46 @@ def test_5_a_piece_is_looked_for_in_the_clause_it_lost_its_best_match_to(
     stand far apart, and the similarity was short of a restatement. Nine words in ten of
     508.1b are words 308.1 lost, which makes it a piece."""
     assert "508.1b" in rewrite_2009.pieces("308.1")
+
+
+def test_5_a_rule_said_for_two_cases_is_split_into_both(rewrite_2009: Aligned) -> None:
+    """2009: 415.2 "An activated or triggered ability is targeted if ..." became 113.1c on
+    activated abilities and 113.1d, the same words but for the moment targets are chosen,
+    on triggered ones. 113.1d lost 415.2 to 113.1c and holds "triggered", the word
+    113.1c dropped; each case gained a sentence of its own, so it holds too few of 415.2's
+    words to be a piece by its words alone."""
+    assert rewrite_2009.successor["415.2"] == "113.1c"
+    assert rewrite_2009.pieces("415.2") == ["113.1d"]
+
+
+def test_5_a_sentence_moved_word_for_word_is_a_merge(rewrite_2009: Aligned) -> None:
+    """2009: 205.3c (subtypes are also called types) went away; its last sentence, "Objects
+    may have multiple subtypes.", is now the last sentence of 204.3b, which continues 205.3b.
+    Five words of 205.3c's thirty: too few to count, but said once in each release, word
+    for word, they say where the clause went."""
+    assert rewrite_2009.successor["205.3b"] == "204.3b"
+    assert rewrite_2009.absorbed("204.3b") == ["205.3c"]
+    o = rewrite_2009.old_index["205.3c"]
+    assert rewrite_2009.result.evidence_old(o) == ("sentence", 100.0, False)
+
+
+def test_5_a_sentence_moved_word_for_word_is_a_piece(full_store: Database) -> None:
+    """2010-06-18: 806.7b (the order of choices in Two-Headed Giant) became 805.6 for the
+    shared team turns option; its sentence "The team whose turn it is is the active team."
+    opens the new 805.4a, and 805.6 no longer says it."""
+    aligned = Aligned(full_store, "2010-04-23", "2010-06-18")
+    assert aligned.successor["806.7b"] == "805.6"
+    assert aligned.pieces("806.7b") == ["805.4a"]
+
+
+def test_a_sentence_is_a_statement_not_an_aside() -> None:
+    """Short sentences and citations are what many rules share: they are no evidence."""
+    assert sentences('Objects may have multiple subtypes. See rule 205.3, "Subtypes."') == [
+        " objects may have multiple subtypes "
+    ]
+    assert sentences("It comes into play tapped under your control. Tap it.") == [
+        " it enters battlefield tapped under your control "
+    ]
 
 
 def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
