@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from lineage.alignment import ABSORBED_ROLE, Alignment
 from lineage.clause import Clause
@@ -22,8 +23,12 @@ SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]*\s+")
 CITATION = ("see rule", "see rules", "see section")  # a pointer, however long, states nothing
 CLAUSES_APART = "\n"  # between two clauses' words: no sentence spans two clauses
 MOVED_SENTENCE = 100.0  # the share of the moved words a verbatim sentence shows
+# Texts whose words are kept: a release's rules, and most of the next one's, which are the
+# same texts (a worker aligns releases in turn).
+KEPT_TEXTS = 1 << 14
 
 
+@lru_cache(maxsize=KEPT_TEXTS)
 def _words(text: str) -> str:
     """`text` as its lower-case words in one vocabulary, spaced, with a space at each end."""
     return f" {' '.join(WORD.findall(fold_vocabulary(text.lower())))} "
@@ -47,13 +52,10 @@ class _Release:
 
     def __init__(self, clauses: list[Clause]) -> None:
         self.clauses = clauses
-        self.words: dict[int, str] = {}
         self.whole: str | None = None
 
     def of(self, i: int) -> str:
-        if i not in self.words:
-            self.words[i] = _words(self.clauses[i].normalised)
-        return self.words[i]
+        return _words(self.clauses[i].normalised)
 
     def said_once(self, sentence: str) -> bool:
         """True when one clause of the release says `sentence`, once."""
@@ -80,16 +82,16 @@ def find_moved_sentences(old: list[Clause], new: list[Clause], result: Alignment
     rewritten_new = [
         n
         for n, o in result.matches.items()
-        if _is_rule(new[n]) and new[n].normalised != old[o].normalised
+        if new[n].normalised != old[o].normalised and _is_rule(new[n])
     ]
     rewritten_old = [result.matches[n] for n in rewritten_new]
-    gone = [o for o, clause in enumerate(old) if _is_rule(clause) and o not in new_of]
+    gone = [o for o in range(len(old)) if o not in new_of and _is_rule(old[o])]
     for o, n in _moved(gone, before, rewritten_new, after, absorbed):
         result.merges.setdefault(n, []).append(o)
         result.merges[n].sort()
         result.moved_words[(ABSORBED_ROLE, o)] = MOVED_SENTENCE
         result.by_sentence.add((ABSORBED_ROLE, o))
-    unpaired = [n for n, clause in enumerate(new) if _is_rule(clause) and n not in result.matches]
+    unpaired = [n for n in range(len(new)) if n not in result.matches and _is_rule(new[n])]
     for n, o in _moved(unpaired, after, rewritten_old, before, pieces):
         result.splits.setdefault(o, []).append(n)
         result.splits[o].sort()
@@ -103,16 +105,17 @@ def _moved(
     """(clause of `these`, clause of `those` that says one of its sentences), each clause of
     `these` at most once and none already `attached`: the sentence is said once on each side.
     A clause of `those` is rewritten, so the sentence is new to it (it was said once)."""
+    these = [i for i in these if i not in attached]
+    if not these or not those:
+        return
+    rewritten = CLAUSES_APART.join(there.of(j) for j in those)
     for i in these:
-        if i in attached:
-            continue
         for sentence in sentences(here.clauses[i].normalised):
-            homes = [j for j in those if sentence in there.of(j)]
             if (
-                len(homes) == 1
+                rewritten.count(sentence) == 1
                 and here.of(i).count(sentence) == 1
                 and here.said_once(sentence)
                 and there.said_once(sentence)
             ):
-                yield i, homes[0]
+                yield i, next(j for j in those if sentence in there.of(j))
                 break
