@@ -660,13 +660,25 @@ def _gap_candidates(
         for o in range(anchor + 1, min(anchor + 1 + MAX_GAP, len(old))):
             if o in taken:
                 break
-            if _fits(old[o], new[n], context.number_map):
+            if _fits(old[o], new[n], context.number_map) and _same_place_says_enough(
+                old[o], new[n]
+            ):
                 score = _similarity(old[o], new[n], codes)
                 if score >= IN_GAP:
                     off_diagonal = abs((o - anchor) - (n - anchor_new))
                     yield score + context.bonus(o, n) - off_diagonal, score, n, o, IN_PLACE
                     if not alone:
                         break
+
+
+def _same_place_says_enough(old: Clause, new: Clause) -> bool:
+    """False for two glossary entries whose terms share no word: the glossary is in
+    alphabetical order, so its place says only that a term is spelled alike (2009: "In
+    Play" is no "In Response To", though both came after "Illegal Target"). Rules keep
+    their place for what they say."""
+    if old.kind != "glossary" or new.kind != "glossary":
+        return True
+    return _shared_term_words(_term_words(old.title or ""), _term_words(new.title or "")) > 0
 
 
 def _pair_by_children(

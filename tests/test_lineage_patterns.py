@@ -76,6 +76,17 @@ def test_2_a_bare_heading_is_not_paired_with_content(rewrite_2009: Aligned) -> N
             assert rewrite_2009.old[o].heading and rewrite_2009.new[n].heading
 
 
+def test_3_a_glossary_entry_is_no_gap_filler_for_a_term_it_shares_nothing_with(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: the entry "In Play" came after "Illegal Target", and so did the new entry "In
+    Response To": alphabetical order put them in the same gap, at a similarity of 24. The
+    glossary's order says how a term is spelled, not what it means; "In Play" is now
+    "Battlefield" (its term in the new vocabulary)."""
+    assert rewrite_2009.successor["In Play"] == "Battlefield"
+    assert "In Response To" not in rewrite_2009.successor.values()
+
+
 def test_3_a_strong_distant_match_beats_a_weak_one_nearby(rewrite_2009: Aligned) -> None:
     """2009: 203.1b (no mana symbols: an unpayable cost) went to 116.6, far away; gap
     filling paired it with 202.1b at 24 before the far match was looked for."""
