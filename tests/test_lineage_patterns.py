@@ -438,8 +438,11 @@ def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
     """2009: entries renamed as their definitions were rewritten in a few words; the term
     (vocabulary folded, by stem), the rule cited (509 became 711, 421 became 713) and a
     definition naming the other term say which entry continues which. Entries that only
-    share a word with a new term (Put into Play, Floor Rules, Order) stay removed."""
+    share a word with a new term (Put into Play, Floor Rules, Order) stay removed. "In
+    Play" is "Battlefield" in the new vocabulary, its whole term, and the entry says the
+    battlefield "used to be known as the 'in-play' zone" (the 2009 truth's reading)."""
     renamed = {
+        "In Play": "Battlefield",
         "Comes into Play": "Enters the Battlefield",
         "Depend On": "Dependency",
         "Ending the Turn": "End the Turn",
@@ -452,7 +455,7 @@ def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
         assert rewrite_2009.result.method[rewrite_2009.new_index[new_term]] == "renamed"
     for old_term in ("Put into Play", "Floor Rules", "Order", "Shield", "Number"):
         assert rewrite_2009.ending(old_term) == "removed", old_term
-    for new_term in ("Battlefield", "Damage Assignment Order", "Prevent", "Shortcut"):
+    for new_term in ("Damage Assignment Order", "Prevent", "Shortcut"):
         assert rewrite_2009.result.matches.get(rewrite_2009.new_index[new_term]) is None
 
 
