@@ -45,6 +45,7 @@ from lineage.alignment import (
 from lineage.change_kind import cited_rules, formatting_key_kept, kind_of_change, masked
 from lineage.clause import Clause
 from lineage.splits import MOVED_WORDS, RESTATED, find_splits_and_merges, partners_around
+from lineage.word_sets import WordSetSearch
 from lineage.words import (
     LOOSE,
     STRICT,
@@ -72,6 +73,7 @@ MOVED_LEFT = 70.0  # the same for clauses nothing else claims, its place no evid
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
 MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
 CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
+FAR_CANDIDATES = 3  # found anywhere by their words alone: the best few, the rest are noise
 # A glossary entry renamed (`_pair_renamed_entries`): its evidence adds up from the term's
 # words (all shared: 2; else the share shared), a cited rule whose successor the new entry
 # cites (1) or cites a rule under (0.5), a definition that names the other term when the
@@ -458,17 +460,11 @@ def _moved_pairs(
     olds = [o for o in range(len(old)) if o not in taken and _long_enough(old[o])]
     if not olds:
         return []
-    choices = [codes.spaced(old[o].normalised) for o in olds]
+    search = WordSetSearch([codes.encode(old[o].normalised) for o in olds], MOVED)
     news = [n for n in range(len(new)) if n not in result.matches and n not in settled]
     found = []
     for n in (n for n in news if _long_enough(new[n])):
-        for _choice, score, position in process.extract(
-            codes.spaced(new[n].normalised),
-            choices,
-            scorer=fuzz.token_set_ratio,
-            limit=3,
-            score_cutoff=MOVED,
-        ):
+        for score, position in search.extract(codes.encode(new[n].normalised), FAR_CANDIDATES):
             o = olds[position]
             if old[o].pairing == new[n].pairing:
                 found.append((n, o, (score + _similarity(old[o], new[n], codes)) / 2))
@@ -501,16 +497,10 @@ def _pair_leftovers(
     if not olds or not news:
         return
     context = _Context(old, new, result, codes)
-    choices = [codes.spaced(old[o].normalised) for o in olds]
+    search = WordSetSearch([codes.encode(old[o].normalised) for o in olds], MOVED_LEFT)
     candidates = []
     for n in news:
-        for _choice, score, position in process.extract(
-            codes.spaced(new[n].normalised),
-            choices,
-            scorer=fuzz.token_set_ratio,
-            limit=3,
-            score_cutoff=MOVED_LEFT,
-        ):
+        for score, position in search.extract(codes.encode(new[n].normalised), FAR_CANDIDATES):
             o = olds[position]
             if old[o].pairing != new[n].pairing:
                 continue
