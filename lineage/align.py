@@ -86,11 +86,14 @@ TERM_STOP_WORDS = frozenset(("a", "an", "the", "of", "on", "to", "into", "and", 
 _NORMALISED = attrgetter("normalised")  # the key of equal texts
 
 
-def align(old: list[Clause], new: list[Clause]) -> Alignment:
+def align(old: list[Clause], new: list[Clause], codes: WordCodes | None = None) -> Alignment:
     """Classify every clause of `new` against `old` (both in document order).
 
     Equal texts pair first (they are certain); everything else competes in one ranking of
     candidate pairs by evidence, so that a strong match far away beats a weak one nearby.
+    `codes` may be kept from one alignment to the next, as a run of releases is aligned:
+    most texts repeat, and each is then coded once (a code only says which words are the
+    same, so the scores do not depend on the texts coded before).
     """
     result = Alignment()
     free = _Free(list(range(len(old))), list(range(len(new))))
@@ -106,7 +109,7 @@ def align(old: list[Clause], new: list[Clause]) -> Alignment:
         free,
     )
     _pair_equal(old, new, result, _bare_term, SAME_TERM, free)
-    codes = WordCodes()
+    codes = WordCodes() if codes is None else codes
     if len(result.matches) not in (len(old), len(new)):  # something left on both sides
         _pair_the_rest(old, new, result, codes)
         if _follow_children(old, new, result, codes):

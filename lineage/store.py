@@ -43,11 +43,12 @@ from lineage.derived import (
     neighbours,
     store_derived,
 )
+from lineage.words import WordCodes
 from vocabulary.kinds import ADDED, MERGED, SPLIT, UNCHANGED
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 64
+ALIGN_VERSION = 65
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 MEMBER_INDEXES = {  # name -> what it indexes, as m002_lineage creates them
@@ -352,8 +353,9 @@ def _aligned_pairs(db: Database, dates: list[str]) -> Iterator[tuple[Alignment, 
     """Each release of `dates` after the first, aligned with the one before it."""
     texts: dict[str, str] = {}
     clauses = [load_clauses(db, date, texts) for date in dates]
+    codes = WordCodes()  # the run's texts, each coded once
     for old, new in zip(clauses, clauses[1:], strict=False):
-        yield align(old, new), new
+        yield align(old, new, codes), new
 
 
 @collector_paused()  # the run's clauses are kept to its end
