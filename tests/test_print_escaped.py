@@ -15,12 +15,13 @@ from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, Undef
 from markupsafe import Markup, escape
 
 from renderer.environment import make_environment
-from renderer.print_escaped import print_escaped
+from renderer.print_escaped import _escape_text, print_escaped
 
 
 @given(st.text())
 def test_a_text_is_escaped_as_markupsafe_escapes_it(text: str) -> None:
     assert print_escaped(text) == str(escape(text))
+    assert _escape_text(text) == str(escape(text))  # the fallback, without markupsafe's C
 
 
 class _Html:
