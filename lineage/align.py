@@ -22,6 +22,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -304,7 +305,7 @@ def _pair_best_first(
         candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
     for total, score, n, o, method in candidates:
-        if n not in result.matches and o not in taken:
+        if n not in result.matches and o not in taken and not context.another_keyword(o, n):
             result.pair(n, o, score, method, total)
             taken.add(o)
         else:
@@ -514,7 +515,12 @@ def _pair_leftovers(
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
     pieces = _PieceTest(old, new, result)
     for total, evidence, n, o in candidates:
-        if n not in result.matches and o not in taken and not pieces.is_piece(n, o):
+        if (
+            n not in result.matches
+            and o not in taken
+            and not pieces.is_piece(n, o)
+            and not context.another_keyword(o, n)
+        ):
             result.pair(n, o, evidence, LEFTOVER, total)
             taken.add(o)
 
@@ -832,6 +838,12 @@ def _fits(old: Clause, new: Clause, number_map: dict[str | None, str | None]) ->
     return old.pairing == new.pairing and number_map.get(old.parent) == new.parent
 
 
+@cache
+def _title_pattern(title: str) -> re.Pattern[str]:
+    """A heading's title as a whole phrase in a clause's text, any case ("Banding")."""
+    return re.compile(rf"\b{re.escape(title.strip())}\b", re.IGNORECASE)
+
+
 def _similarity(old: Clause, new: Clause, codes: WordCodes) -> float:
     return float(fuzz.ratio(codes.encode(old.normalised), codes.encode(new.normalised)))
 
@@ -854,6 +866,53 @@ class _Context:
         self.old_headings = {c.number: c for c in old if c.heading and c.number}
         self.new_headings = {c.number: c for c in new if c.heading and c.number}
         self.titles_agree: dict[tuple[str, str], bool] = {}
+        self.said_elsewhere: dict[tuple[str, str], bool] = {}
+
+    def another_keyword(self, o: int, n: int) -> bool:
+        """True when old clause `o` names the title of the heading it was under where new
+        clause `n` names the title of its own, and that old heading went elsewhere: `n` is
+        the same rule written for another keyword, not `o` (2009: "Multiple instances of
+        banding on the same creature are redundant." stayed with banding, 702.21; 702.11c
+        says it of intimidate). The two titles share no word: a heading split in two keeps
+        its words in both halves. A heading that was renamed (EDH, now Commander) went where
+        the new clause is, and its rules follow it."""
+        old, new = self.old[o], self.new[n]
+        if old.parent is None or new.parent is None:
+            return False
+        if self.number_map.get(old.parent) == new.parent:
+            return False  # the heading went there, renamed or not: its rules follow it
+        before, after = self.old_headings.get(old.parent), self.new_headings.get(new.parent)
+        if (
+            before is None
+            or after is None
+            or _shared_term_words(_term_words(before.normalised), _term_words(after.normalised))
+        ):
+            return False  # a heading split in two ("Replacement and Prevention Effects")
+        old_title = _title_pattern(before.normalised)
+        new_title = _title_pattern(after.normalised)
+        old_text, new_text = old.normalised, new.normalised
+        if not (
+            old_title.search(old_text)
+            and new_title.search(new_text)
+            and not old_title.search(new_text)
+            and not new_title.search(old_text)
+        ):
+            return False
+        # the old heading went elsewhere, or its title lives on under another heading (2009:
+        # "bands with other" is said by banding's 702.19m); if not, it may have been renamed
+        return old.parent in self.number_map or self._said_elsewhere(old_title, new.parent)
+
+    def _said_elsewhere(self, title: re.Pattern[str], parent: str) -> bool:
+        """True when a rule of the new release not under `parent` says `title`."""
+        key = (title.pattern, parent)
+        if key not in self.said_elsewhere:
+            self.said_elsewhere[key] = any(
+                clause.group == "rule"
+                and clause.parent != parent
+                and title.search(clause.normalised) is not None
+                for clause in self.new
+            )
+        return self.said_elsewhere[key]
 
     def bonus(self, o: int, n: int) -> float:
         old, new = self.old[o], self.new[n]

@@ -87,6 +87,25 @@ def test_3_a_glossary_entry_is_no_gap_filler_for_a_term_it_shares_nothing_with(
     assert "In Response To" not in rewrite_2009.successor.values()
 
 
+def test_3_a_rule_written_for_another_keyword_does_not_continue(rewrite_2009: Aligned) -> None:
+    """2009: "Multiple instances of intimidate on the same creature are redundant." (702.11c,
+    a new keyword) reads like banding's and bands with other's rules, differing only by the
+    keyword. Both went to banding's 702.19m, which says the two sentences; 702.11c is new."""
+    assert rewrite_2009.kind("702.11c") == "added"
+    assert rewrite_2009.successor["502.10i"] == "702.19m"
+    assert rewrite_2009.absorbed("702.19m") == ["502.11d"]
+
+
+def test_3_a_renamed_heading_keeps_its_rules(full_store: Database) -> None:
+    """2011-02-04: EDH became Commander: the rules name the new title, and follow the
+    section, which kept its number; 2007-05-01: Scry's 502.36b is not Gravestorm's
+    502.67b, though only the keyword differs."""
+    assert Aligned(full_store, "2010-10-01", "2011-02-04").successor["903.1"] == "903.1"
+    scry = Aligned(full_store, "2007-02-01", "2007-05-01")
+    assert scry.successor.get("502.36b") != "502.67b"
+    assert scry.kind("502.67b") == "added"
+
+
 def test_3_a_strong_distant_match_beats_a_weak_one_nearby(rewrite_2009: Aligned) -> None:
     """2009: 203.1b (no mana symbols: an unpayable cost) went to 116.6, far away; gap
     filling paired it with 202.1b at 24 before the far match was looked for."""
