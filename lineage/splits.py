@@ -555,6 +555,8 @@ def _keep_identity_on_first_sentence(
     117.1, and the sentence on Two-Headed Giant, which shares most of its words, went to
     117.1a)."""
     kept = next(n for n, source in result.matches.items() if source == o)
+    if kept in result.merges:
+        return  # it took others in: their lineages meet there, and the identity stays
     # a glossary entry continues in the entry with its term, not in a rule it gave text to
     alike = [p for p in pieces if new[p].group == new[kept].group]
     best = _opens_better(old[o], kept, alike, new, words_new, codes) if alike else None

@@ -351,6 +351,17 @@ def test_a_sentence_is_a_statement_not_an_aside() -> None:
     ]
 
 
+def test_5_a_merge_home_keeps_the_identity_a_split_would_move(full_store: Database) -> None:
+    """Eleven years apart (2008-02-01 -> 2019-10-04, as a store holding only some releases
+    aligns them), 502.63b's split would have moved its identity off 702.2f, a clause that
+    had also taken another in: the merge was left with no clause continuing there, and the
+    alignment failed. A clause where lineages meet keeps the identity: every merge's home
+    continues a clause."""
+    aligned = Aligned(full_store, "2008-02-01", "2019-10-04")
+    assert aligned.result.merges
+    assert all(n in aligned.result.matches for n in aligned.result.merges)
+
+
 def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
     """2009: the Two-Headed Giant life payment rule 215.4a went to 117.4a and was restated
     word for word as 806.9d. Its context was against 806.9d in the first round and 215.4a
