@@ -530,6 +530,8 @@ def _keep_merge_identity_on_first_sentence(
     2009: 203.1c "Lands normally have no mana cost." opens 202.1b "Some objects have no
     mana cost. ...", and 203.1d on tokens is its second case)."""
     kept = result.matches[n]
+    if kept in result.splits:
+        return  # it split as well: its pieces hang on its continuing here
     best = _opens_better(new[n], kept, olds, old, words_old, codes)
     if best is None:
         return

@@ -356,10 +356,13 @@ def test_5_a_merge_home_keeps_the_identity_a_split_would_move(full_store: Databa
     aligns them), 502.63b's split would have moved its identity off 702.2f, a clause that
     had also taken another in: the merge was left with no clause continuing there, and the
     alignment failed. A clause where lineages meet keeps the identity: every merge's home
-    continues a clause."""
+    continues a clause, and every split's source is continued (the same, for a merge
+    that would move its identity off a clause that split)."""
     aligned = Aligned(full_store, "2008-02-01", "2019-10-04")
-    assert aligned.result.merges
+    assert aligned.result.merges and aligned.result.splits
     assert all(n in aligned.result.matches for n in aligned.result.merges)
+    continued = set(aligned.result.matches.values())
+    assert all(o in continued for o in aligned.result.splits)
 
 
 def test_5_a_rule_restated_in_another_section_is_a_piece(rewrite_2009: Aligned) -> None:
