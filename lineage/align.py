@@ -574,6 +574,11 @@ def _shared_term_words(these: list[str], those: list[str]) -> float:
     return shared / max(len(these), len(those))
 
 
+def _terms_share_a_word(this: str, that: str) -> bool:
+    """True when two terms or titles share a word that says something (by stem)."""
+    return _shared_term_words(_term_words(this), _term_words(that)) > 0
+
+
 def _mentions(term: list[str], text: str) -> bool:
     """True when every word of `term` is in `text` (by stem): the definition names it."""
     words = WORD.findall(fold_vocabulary(text))
@@ -677,7 +682,7 @@ def _same_place_says_enough(old: Clause, new: Clause) -> bool:
     their place for what they say."""
     if old.kind != "glossary" or new.kind != "glossary":
         return True
-    return _shared_term_words(_term_words(old.title or ""), _term_words(new.title or "")) > 0
+    return _terms_share_a_word(old.title or "", new.title or "")
 
 
 def _pair_by_children(
@@ -885,7 +890,7 @@ class _Context:
         if (
             before is None
             or after is None
-            or _shared_term_words(_term_words(before.normalised), _term_words(after.normalised))
+            or _terms_share_a_word(before.normalised, after.normalised)
         ):
             return False  # a heading split in two ("Replacement and Prevention Effects")
         old_title = _title_pattern(before.normalised)

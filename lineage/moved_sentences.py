@@ -20,7 +20,8 @@ from lineage.words import WORD, fold_vocabulary
 
 SENTENCE_WORDS = 5  # a statement; shorter sentences ("See rule 601.") are asides many share
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]*\s+")
-CITATION = ("see rule", "see rules", "see section")  # a pointer, however long, states nothing
+# a pointer, however long, states nothing (as `_words` spaces them)
+CITATIONS = (" see rule ", " see rules ", " see section ")
 CLAUSES_APART = "\n"  # between two clauses' words: no sentence spans two clauses
 MOVED_SENTENCE = 100.0  # the share of the moved words a verbatim sentence shows
 # Texts whose words are kept: a release's rules, and most of the next one's, which are the
@@ -28,20 +29,21 @@ MOVED_SENTENCE = 100.0  # the share of the moved words a verbatim sentence shows
 KEPT_TEXTS = 1 << 14
 
 
-@lru_cache(maxsize=KEPT_TEXTS)
-def _words(text: str) -> str:
+def _folded_words(text: str) -> str:
     """`text` as its lower-case words in one vocabulary, spaced, with a space at each end."""
     return f" {' '.join(WORD.findall(fold_vocabulary(text.lower())))} "
 
 
+_words = lru_cache(maxsize=KEPT_TEXTS)(_folded_words)  # a clause's text, kept
+
+
 def sentences(text: str) -> list[str]:
-    """The statements of `text` (`SENTENCE_WORDS` or more, no citation), as `_words`."""
+    """The statements of `text` (`SENTENCE_WORDS` or more, no citation), as `_words`
+    (not kept: a sentence is read once, and would push the clauses' texts out)."""
     found = []
     for sentence in SENTENCE_END.split(text):
-        words = _words(sentence)
-        if words.count(" ") > SENTENCE_WORDS and not words.startswith(
-            tuple(f" {citation} " for citation in CITATION)
-        ):
+        words = _folded_words(sentence)
+        if words.count(" ") > SENTENCE_WORDS and not words.startswith(CITATIONS):
             found.append(words)
     return found
 

@@ -74,14 +74,6 @@ class WordCodes:
     def __init__(self) -> None:
         self.codes: dict[str, str] = {}
         self.done: dict[str, str] = {}
-        self.spaced_done: dict[str, str] = {}
-
-    def spaced(self, text: str) -> str:
-        """The codes separated by spaces, for scorers that compare sets of words."""
-        found = self.spaced_done.get(text)
-        if found is None:
-            found = self.spaced_done[text] = " ".join(self.encode(text))
-        return found
 
     def encode(self, text: str) -> str:
         found = self.done.get(text)
