@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 from lineage.alignment import ABSORBED_ROLE, Alignment
 from lineage.change_kind import cited_rules
 from lineage.clause import NEAR, Clause
+from lineage.entry_sentences import entry_pieces
 from lineage.moved_sentences import find_moved_sentences
 from lineage.words import (
     LOOSE,
@@ -93,6 +94,10 @@ def find_splits_and_merges(
     sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
         result.splits.setdefault(source, []).append(piece)
+    said_before = _Rules(old).hold
+    for piece, entry, score in entry_pieces(old, new, result, words_new, codes, said_before):
+        result.splits.setdefault(entry, []).append(piece)
+        result.moved_words[("piece", piece)] = score
     absorbed = _Side(
         old,
         new_of,
@@ -372,9 +377,9 @@ class _Rules:
         rare = sorted(words, key=len, reverse=True)[:RARE_WORDS]
         return [j for j, text in self.texts.items() if all(word in text for word in rare)]
 
-    def hold(self, passage: str) -> bool:
-        """True when one rule has most of `passage`'s words (`REPEATED`)."""
-        words = word_counts(passage)
+    def hold(self, clause: Clause) -> bool:
+        """True when one rule has most of `clause`'s words (`REPEATED`)."""
+        words = word_counts(clause.normalised)
         return any(
             share_contained(words, word_counts(self.texts[j])) >= REPEATED
             for j in self.having(words)
@@ -386,7 +391,7 @@ def _unless_a_rule_said_it(
 ) -> tuple[int, float] | None:
     """`found`, the entry a new rule came from, unless an old rule already said the rule:
     then the glossary only repeated that rule, which is the new one's source."""
-    return None if found is not None and rules.hold(clause.normalised) else found
+    return None if found is not None and rules.hold(clause) else found
 
 
 def _let_go(these: _Side, those: _Side, i: int, j: int, at: dict[str, int]) -> bool:

@@ -29,6 +29,7 @@ ALGORITHM_FILES = (
     "lineage/clause.py",
     "lineage/splits.py",
     "lineage/moved_sentences.py",
+    "lineage/entry_sentences.py",
     "lineage/word_sets.py",
     "lineage/words.py",
     "archive/normalise.py",

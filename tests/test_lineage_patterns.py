@@ -341,6 +341,32 @@ def test_5_a_sentence_moved_word_for_word_is_a_piece(full_store: Database) -> No
     assert aligned.pieces("806.7b") == ["805.4a"]
 
 
+def test_5_a_glossary_entry_gives_its_sentences_to_the_rule_it_now_cites(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: the entry "Mana Pool" kept a definition and "See rule 106.4."; its sentences
+    on where mana goes and when the pool empties are 106.4's, beside words of the rule's
+    own, too many for the words of the whole rule to say where it came from. The entry
+    keeps its identity (it continues as "Mana Pool")."""
+    assert rewrite_2009.successor["Mana Pool"] == "Mana Pool"
+    assert rewrite_2009.pieces("Mana Pool") == ["106.4"]
+    assert rewrite_2009.pieces("Reveal") == ["701.12a"]
+    n = rewrite_2009.new_index["106.4"]
+    method, score, weak = rewrite_2009.result.evidence_new(n)
+    assert method == "split-off" and score is not None and score >= 70 and not weak
+
+
+def test_5_a_rule_that_opens_with_an_old_rule_is_no_piece_of_an_entry(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: 204.3f "Artifacts have their own unique set of subtypes; these subtypes are
+    called artifact types. The artifact types are ..." ends with what the entry "Artifact
+    Type" said, and cites nothing else, but it opens with 205.3d's statement: the entry
+    only repeated the list."""
+    assert rewrite_2009.pieces("Artifact Type") == []
+    assert rewrite_2009.pieces("Mana Ability") == []
+
+
 def test_a_sentence_is_a_statement_not_an_aside() -> None:
     """Short sentences and citations are what many rules share: they are no evidence."""
     assert sentences('Objects may have multiple subtypes. See rule 205.3, "Subtypes."') == [
@@ -414,8 +440,9 @@ def test_5_a_term_in_quotation_marks_is_the_same_term(rewrite_2009: Aligned) -> 
 def test_5_a_title_holds_no_passage(rewrite_2009: Aligned) -> None:
     """2009: 107.3d (X in a morph cost) came from the entry "X". A rule that already held a
     passage is its source, not the glossary; but a heading such as "Morph" shares all of its
-    one word with the passage and holds nothing."""
-    assert rewrite_2009.pieces("X")[:4] == ["107.3a", "107.3b", "107.3c", "107.3d"]
+    one word with the passage and holds nothing. (107.3 itself, the entry's opening
+    sentence beside words of its own, is a piece by that sentence.)"""
+    assert rewrite_2009.pieces("X")[:5] == ["107.3", "107.3a", "107.3b", "107.3c", "107.3d"]
 
 
 def test_1_a_heading_as_like_one_of_another_level_waits_for_context(
