@@ -786,7 +786,13 @@ def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Al
     Mana Abilities" into 605 "Mana Abilities"). A heading has too few words to be found as a
     passage (the split search, `lineage.splits`, passes over headings): its children are the
     evidence, the title only says the two are about the same thing. The share of its paired
-    children that went there is kept as the merge's evidence."""
+    children that went there is kept as the merge's evidence.
+
+    The new home may be a rule whose subrules its children became, when that rule names the
+    title and continues a rule from elsewhere (2009: section 216 "Tokens" went into 110.5,
+    which continues 200.4 "A token is a marker ...", its rules now 110.5b-f). A heading whose
+    own rule took the others as subrules went nowhere but over its own content: removed
+    (510 "Status", its 510.1 now 110.6, 510.2 now 110.6a)."""
     taken = set(result.matches.values()) | {o for olds in result.merges.values() for o in olds}
     waiting: dict[str, int] = {}  # number of an old heading nothing continues -> its index
     for o, clause in enumerate(old):
@@ -796,18 +802,19 @@ def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Al
         return  # most releases: every heading continues
     index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
     parent_of = {clause.number: clause.parent for clause in new}
-    went: dict[str, Counter[int]] = defaultdict(Counter)  # old heading -> new headings, any depth
+    went: dict[str, Counter[int]] = defaultdict(Counter)  # old heading -> new homes, any depth
     paired_children: Counter[str] = Counter()
     for n, o in result.matches.items():
         parent = old[o].parent
         if parent not in waiting:
             continue
         paired_children[parent] += 1
-        target = new[n].parent
+        target, rule_found = new[n].parent, False  # every heading above; the nearest rule
         while target is not None:
             at = index_of.get(target)
-            if at is not None and new[at].heading and at in result.matches:
+            if at is not None and at in result.matches and (new[at].heading or not rule_found):
                 went[parent][at] += 1
+                rule_found = rule_found or not new[at].heading
             target = parent_of.get(target)
     for number, homes in went.items():
         o, clause = waiting[number], old[waiting[number]]
@@ -816,10 +823,15 @@ def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Al
         for home, count in homes.most_common():
             if count * 2 <= paired:
                 break  # most of its children went elsewhere, or nowhere one heading holds
-            if new[home].kind != clause.kind:
-                continue  # a level change needs more than a title (see `_pair_by_children`)
-            if not _one_title_holds_the_other(title, _term_words(new[home].normalised)):
-                continue
+            if new[home].heading:
+                if new[home].kind != clause.kind:
+                    continue  # a level change needs more than a title (`_pair_by_children`)
+                if not _one_title_holds_the_other(title, _term_words(new[home].normalised)):
+                    continue
+            elif old[result.matches[home]].parent == number or not _mentions(
+                title, new[home].normalised.lower()
+            ):
+                continue  # see the docstring: a rule of its own, or one that names it
             result.merges.setdefault(home, []).append(o)
             result.merges[home].sort()
             share = 100.0 * count / paired

@@ -486,6 +486,21 @@ def test_5_a_heading_whose_children_went_under_another_is_merged_there(
     assert rewrite_2009.ending("401") == "removed"
 
 
+def test_5_a_heading_whose_rules_became_a_rules_subrules_is_merged_into_it(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: section 216 "Tokens" became no section: its rules are 110.5b-f, under 110.5
+    "Some effects put tokens onto the battlefield. A token is a marker ...", which continues
+    200.4's definition of a token. The section went into that rule. Section 510 "Status"
+    went the same way under 110.6, but 110.6 continues 510.1, its own first rule: the
+    section is removed, its rules go on."""
+    assert rewrite_2009.successor["200.4"] == "110.5"
+    assert rewrite_2009.absorbed("110.5") == ["216"]
+    assert rewrite_2009.ending("216") == "merged"
+    assert rewrite_2009.successor["510.1"] == "110.6"
+    assert rewrite_2009.ending("510") == "removed"
+
+
 def test_4_a_clause_one_level_deeper_under_its_parents_successor(full_store: Database) -> None:
     """2003-07-01: the declaration of attackers (308.1) became the first step (308.2a) of the
     new rule 308.2, still in section 308; the rewritten 308.1 is the step overview, which
