@@ -416,33 +416,45 @@ def _similar_pairs(
         olds = olds_of.get(group)
         if not olds:
             continue
-        pairs = _most_similar(codes, [old[i] for i in olds], [new[i] for i in news], group)
+        choices, queries = [old[i] for i in olds], [new[i] for i in news]
+        forward, back = _most_similar(codes, choices, queries, both_ways)
+        # headings are few and their titles repeat ("General"): every one is a candidate
+        limit = None if group == "heading" else CANDIDATES
+        pairs = [(q, c, score) for row in forward for q, c, score in row[:limit]]
         if both_ways:
-            back = _most_similar(codes, [new[i] for i in news], [old[i] for i in olds], group)
-            pairs.extend((q, c, score) for c, q, score in back)
+            pairs.extend((q, c, score) for column in back for c, q, score in column[:limit])
         for query, choice, score in pairs:
             found[(news[query], olds[choice])] = score
     return [(n, o, score) for (n, o), score in found.items()]
 
 
 def _most_similar(
-    codes: WordCodes, choices: list[Clause], queries: list[Clause], group: str
-) -> list[tuple[int, int, float]]:
-    """(query, choice, word similarity) for the choices most similar to each query."""
+    codes: WordCodes, choices: list[Clause], queries: list[Clause], both_ways: bool
+) -> tuple[list[list[tuple[int, int, float]]], list[list[tuple[int, int, float]]]]:
+    """The word similarities of every query with every choice, at least `WITH_CONTEXT`: for
+    each query, (query, choice, similarity) most similar first; and (`both_ways`) for each
+    choice, (choice, query, similarity) so. Ties keep the order of the lists (rapidfuzz's
+    `extract` order).
+
+    The similarity is symmetric, so one pass over the pairs serves both ways."""
     encoded = [codes.encode(clause.normalised) for clause in choices]
-    # headings are few and their titles repeat ("General"): every one is a candidate
-    limit = len(choices) if group == "heading" else CANDIDATES
-    found = []
+    rows: list[list[tuple[int, int, float]]] = []
+    columns: list[list[tuple[int, int, float]]] = [[] for _ in choices]
     for q, clause in enumerate(queries):
-        for _choice, score, c in process.extract(
+        found = process.extract(
             codes.encode(clause.normalised),
             encoded,
             scorer=fuzz.ratio,
-            limit=limit,
+            limit=None,
             score_cutoff=WITH_CONTEXT,
-        ):
-            found.append((q, c, score))
-    return found
+        )
+        rows.append([(q, c, score) for _choice, score, c in found])
+        if both_ways:
+            for _choice, score, c in found:
+                columns[c].append((c, q, score))
+    for column in columns:
+        column.sort(key=lambda pair: -pair[2])  # stable: queries in order among equals
+    return rows, columns
 
 
 def _moved_pairs(
