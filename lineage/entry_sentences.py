@@ -12,7 +12,7 @@ the entry cites (a sentence two rules hold equally says nothing of which took it
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 
 from rapidfuzz import fuzz, process
@@ -50,15 +50,16 @@ def entry_pieces(
     Only rules with no predecessor and no source yet are read, and none an old rule already
     said (`said_before`): then the glossary only repeated that rule."""
     attached = {n for found in result.splits.values() for n in found}
-    unpaired = [
-        n
-        for n, clause in enumerate(new)
-        if n not in result.matches
-        and n not in attached
-        and clause.group == "rule"
-        and not clause.heading
-        and clause.number
-    ]
+    unpaired: dict[str, list[int]] = defaultdict(list)  # by section: a citation names one
+    for n, clause in enumerate(new):
+        if (
+            n not in result.matches
+            and n not in attached
+            and clause.group == "rule"
+            and not clause.heading
+            and clause.number
+        ):
+            unpaired[clause.number.partition(".")[0]].append(n)
     if not unpaired:
         return
     best: dict[int, tuple[float, int]] = {}  # rule -> (score, entry)
@@ -66,8 +67,7 @@ def entry_pieces(
         entry, now = old[o], new[n]
         if entry.kind != "glossary" or entry.version_hash == now.version_hash:
             continue
-        cited = cited_rules(now)
-        candidates = [j for j in unpaired if any(is_under(new[j].number or "", c) for c in cited)]
+        candidates = _under(cited_rules(now), unpaired, new)
         if not candidates:
             continue
         for sentence in _given_away(entry, words_new[n]):
@@ -81,6 +81,19 @@ def entry_pieces(
         rules = rules or [codes.encode(c.normalised) for c in old if _is_rule(c)]
         if _opens_from_the_entry(new[j], old[o], rules, codes):
             yield j, o, score
+
+
+def _under(cited: list[str], unpaired: dict[str, list[int]], new: list[Clause]) -> list[int]:
+    """The rules of `unpaired` (by section) under a number of `cited`, in order."""
+    found: set[int] = set()
+    for number in cited:
+        section = number.partition(".")[0]  # a chapter ("see chapter 1") holds its sections
+        sections = (
+            [at for at in unpaired if at.startswith(section)] if len(section) == 1 else [section]
+        )
+        for at in sections:
+            found.update(j for j in unpaired.get(at, ()) if is_under(new[j].number or "", number))
+    return sorted(found)
 
 
 def _given_away(entry: Clause, kept: Counter[str]) -> Iterator[str]:
