@@ -17,6 +17,9 @@ EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references",
 SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
 SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
 SENTENCE = "sentence"  # a split piece or absorbed clause found by a sentence it moved
+# a rule found to be a piece of a glossary entry by a sentence the entry gave it; its score
+# is how well the rule holds that sentence in order (0-100), not a share of moved words
+ENTRY_SENTENCE = "entry-sentence"
 RENAMED_TERM = "renamed"
 ABSORBED_ROLE = "absorbed"  # how `moved_words` names an old clause a merge absorbed
 LEFTOVER = "leftover"
@@ -48,6 +51,8 @@ class Alignment:
     passed_over_old: dict[int, int] = field(default_factory=dict)  # old -> that nearest new
     # the pieces and absorbed clauses (as `moved_words` names them) a moved sentence found
     by_sentence: set[tuple[str, int]] = field(default_factory=set)
+    # the pieces a glossary entry's sentence found (`lineage.entry_sentences`)
+    by_entry_sentence: set[int] = field(default_factory=set)
 
     def counts(self) -> dict[str, int]:
         counts = Counter(self.kinds.values())
@@ -66,11 +71,15 @@ class Alignment:
         A pairing is weak below `WEAK` (unless the texts were equal), and always when it
         rests on its words alone (`WORDS_ALONE`); a split piece when under `WEAK` of its words
         come from what its source lost (never one found by a sentence it took word for word:
-        `SENTENCE`); an added clause when some old clause was at least `WEAK` similar to it
-        (its predecessor may have been missed).
+        `SENTENCE`; one a glossary entry's sentence found, `ENTRY_SENTENCE`, is scored by how
+        well it holds that sentence); an added clause when some old clause was at least `WEAK`
+        similar to it (its predecessor may have been missed).
         """
         if ("piece", n) in self.by_sentence:
             return SENTENCE, self.moved_words[("piece", n)], False
+        if n in self.by_entry_sentence:
+            score = self.moved_words[("piece", n)]
+            return ENTRY_SENTENCE, score, score < WEAK
         if ("piece", n) in self.moved_words:
             share = self.moved_words[("piece", n)]
             return SPLIT_OFF, share, share < WEAK

@@ -98,6 +98,7 @@ def find_splits_and_merges(
     for piece, entry, score in entry_pieces(old, new, result, words_new, codes, said_before):
         result.splits.setdefault(entry, []).append(piece)
         result.moved_words[("piece", piece)] = score
+        result.by_entry_sentence.add(piece)
     absorbed = _Side(
         old,
         new_of,
