@@ -20,8 +20,10 @@ from rapidfuzz import fuzz, process
 from lineage.alignment import Alignment
 from lineage.change_kind import cited_rules
 from lineage.clause import Clause
-from lineage.moved_sentences import CITATIONS, SENTENCE_END
+from lineage.moved_sentences import CITATIONS, SENTENCE_END, SENTENCE_WORDS, is_content_rule
 from lineage.words import (
+    PASSAGE,
+    PASSAGE_WORDS,
     LazyWords,
     WordCodes,
     first_sentence_text,
@@ -30,10 +32,7 @@ from lineage.words import (
 )
 from vocabulary.numbers import is_under
 
-PASSAGE = 70.0  # a sentence held in order: rapidfuzz's partial ratio over words
-PASSAGE_WORDS = 0.6  # ... most of its words in the rule, not only its order
 KEPT = 0.7  # share of a sentence's words the new entry still says: it gave it nowhere
-STATEMENT_WORDS = 5  # shorter sentences ("These cards now say "attach."") are asides
 
 
 def entry_pieces(
@@ -78,7 +77,7 @@ def entry_pieces(
     for j, (score, o) in sorted(best.items()):
         if said_before(new[j]):
             continue
-        rules = rules or [codes.encode(c.normalised) for c in old if _is_rule(c)]
+        rules = rules or [codes.encode(c.normalised) for c in old if is_content_rule(c)]
         if _opens_from_the_entry(new[j], old[o], rules, codes):
             yield j, o, score
 
@@ -101,7 +100,7 @@ def _given_away(entry: Clause, kept: Counter[str]) -> Iterator[str]:
     for sentence in SENTENCE_END.split(entry.normalised):
         lowered = f" {sentence.lower()}"
         words = word_counts(sentence)
-        if words.total() < STATEMENT_WORDS or lowered.startswith(CITATIONS):
+        if words.total() < SENTENCE_WORDS or lowered.startswith(CITATIONS):
             continue
         if share_contained(words, kept) < KEPT:
             yield sentence
@@ -135,7 +134,3 @@ def _opens_from_the_entry(rule: Clause, entry: Clause, rules: list[str], codes: 
     from_entry = fuzz.partial_ratio(opening, codes.encode(entry.normalised))
     found = process.extractOne(opening, rules, scorer=fuzz.partial_ratio, score_cutoff=from_entry)
     return found is None
-
-
-def _is_rule(clause: Clause) -> bool:
-    return clause.group == "rule" and not clause.heading

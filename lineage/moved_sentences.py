@@ -63,12 +63,13 @@ class _Release:
         """True when one clause of the release says `sentence`, once."""
         if self.whole is None:
             self.whole = CLAUSES_APART.join(
-                self.of(i) for i, clause in enumerate(self.clauses) if _is_rule(clause)
+                self.of(i) for i, clause in enumerate(self.clauses) if is_content_rule(clause)
             )
         return self.whole.count(sentence) == 1
 
 
-def _is_rule(clause: Clause) -> bool:
+def is_content_rule(clause: Clause) -> bool:
+    """A rule or subrule that says something: not a heading."""
     return clause.group == "rule" and not clause.heading
 
 
@@ -84,16 +85,16 @@ def find_moved_sentences(old: list[Clause], new: list[Clause], result: Alignment
     rewritten_new = [
         n
         for n, o in result.matches.items()
-        if new[n].normalised != old[o].normalised and _is_rule(new[n])
+        if new[n].normalised != old[o].normalised and is_content_rule(new[n])
     ]
     rewritten_old = [result.matches[n] for n in rewritten_new]
-    gone = [o for o in range(len(old)) if o not in new_of and _is_rule(old[o])]
+    gone = [o for o in range(len(old)) if o not in new_of and is_content_rule(old[o])]
     for o, n in _moved(gone, before, rewritten_new, after, absorbed):
         result.merges.setdefault(n, []).append(o)
         result.merges[n].sort()
         result.moved_words[(ABSORBED_ROLE, o)] = MOVED_SENTENCE
         result.by_sentence.add((ABSORBED_ROLE, o))
-    unpaired = [n for n in range(len(new)) if n not in result.matches and _is_rule(new[n])]
+    unpaired = [n for n in range(len(new)) if n not in result.matches and is_content_rule(new[n])]
     for n, o in _moved(unpaired, after, rewritten_old, before, pieces):
         result.splits.setdefault(o, []).append(n)
         result.splits[o].sort()

@@ -16,9 +16,11 @@ from lineage.alignment import ABSORBED_ROLE, Alignment
 from lineage.change_kind import cited_rules
 from lineage.clause import NEAR, Clause
 from lineage.entry_sentences import entry_pieces
-from lineage.moved_sentences import find_moved_sentences
+from lineage.moved_sentences import find_moved_sentences, is_content_rule
 from lineage.words import (
     LOOSE,
+    PASSAGE,
+    PASSAGE_WORDS,
     STRICT,
     LazyWords,
     WordCodes,
@@ -45,11 +47,8 @@ ANYWHERE_CANDIDATES = 5  # entries sharing the most rare words, checked word for
 # passage (a short rule, "Instants have no subtypes.", matches many) almost all of moved words.
 ANYWHERE_WORDS = 12
 MOVED_ANYWHERE = 0.85
-# ... or a passage that kept its order: most of its words in sequence in the source (rapidfuzz's
-# partial ratio over words), and most of them among the words the source lost. The order is
-# evidence the words alone are not: a rule that only shares an entry's vocabulary scatters it.
-PASSAGE = 70.0
-PASSAGE_WORDS = 0.6
+# ... or a passage that kept its order (`PASSAGE`), most of its words among the words the
+# source lost (`PASSAGE_WORDS`).
 # A clause restated elsewhere says nothing new: at most one word in twenty is outside the
 # clause it restates and that clause's own successor (or predecessor); an old rule said again
 # by a rule far away keeps as many of its words there.
@@ -92,10 +91,10 @@ def find_splits_and_merges(
         codes=codes,
     )
     sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
-    for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words):
+    old_rules = _Rules(old)  # read once, by both searches for a piece's source
+    for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words, old_rules):
         result.splits.setdefault(source, []).append(piece)
-    said_before = _Rules(old).hold
-    for piece, entry, score in entry_pieces(old, new, result, words_new, codes, said_before):
+    for piece, entry, score in entry_pieces(old, new, result, words_new, codes, old_rules.hold):
         result.splits.setdefault(entry, []).append(piece)
         result.moved_words[("piece", piece)] = score
         result.by_entry_sentence.add(piece)
@@ -109,7 +108,7 @@ def find_splits_and_merges(
         codes=codes,
     )
     homes = _Side(new, old_of, words_new, result.passed_over, result.nearest_new, "")
-    for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words):
+    for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words, _Rules(new)):
         result.merges.setdefault(home, []).append(clause)
     for found in result.splits.values():
         found.sort()
@@ -191,7 +190,11 @@ def _best_passage(
 
 
 def _attach_unpaired(
-    these: _Side, those: _Side, changed: _Difference, moved_words: dict[tuple[str, int], float]
+    these: _Side,
+    those: _Side,
+    changed: _Difference,
+    moved_words: dict[tuple[str, int], float],
+    rules_of_those: _Rules,
 ) -> Iterable[tuple[int, int]]:
     """(unpaired rule of `these`, paired rule of `those` it went into or came from).
 
@@ -219,7 +222,6 @@ def _attach_unpaired(
     at_these = {clause.number: i for i, clause in enumerate(these.clauses) if clause.number}
     entries: _MovedWordIndex | None = None
     citing: _CitingEntries | None = None
-    rules_of_those = _Rules(those.clauses)
     reached = dict(these.partner)  # and each clause attached -> where it attached
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
         clause, words = these.clauses[i], these.words[i]
@@ -369,7 +371,7 @@ class _Rules:
         return {
             j: clause.normalised.lower()
             for j, clause in enumerate(self.clauses)
-            if clause.group == "rule" and not clause.heading
+            if is_content_rule(clause)
         }
 
     def having(self, words: Counter[str]) -> list[int]:

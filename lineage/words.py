@@ -11,6 +11,11 @@ from collections import Counter
 from lineage.clause import Clause
 
 STRICT, LOOSE, WITH_CONTEXT = 72.0, 60.0, 45.0  # word-similarity thresholds (0-100)
+# A passage that kept its order: most of its words in sequence in the other text (rapidfuzz's
+# partial ratio over words), and most of them there at all. The order is evidence the words
+# alone are not: a rule that only shares an entry's vocabulary scatters it.
+PASSAGE = 70.0
+PASSAGE_WORDS = 0.6
 WORD = re.compile(r"\w+")
 # The first sentence, with its closing quotation mark or parenthesis: '... that damage." If'.
 FIRST_SENTENCE = re.compile(r"^.*?[.!?][\"'\u201d\u2019)]*(?=\s|$)", re.DOTALL)
