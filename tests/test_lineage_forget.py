@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlite_utils import Database
 
 from archive.store import open_store
@@ -48,3 +49,40 @@ def test_a_full_rebuild_drops_the_member_indexes_before_deleting_the_members(
     assert set(MEMBER_INDEXES) <= names, "the member indexes are built again at the end"
     after = db.execute("SELECT part_id, lineage_id, release, number FROM lineage_members")
     assert sorted(after.fetchall()) == before
+
+
+def test_a_rebuild_turns_the_foreign_keys_back_on(small_lineage: Database, tmp_path: Path) -> None:
+    small_lineage.conn.backup(Database(tmp_path / "copy.db").conn)
+    db = open_store(tmp_path / "copy.db")
+
+    _statements_of_a_full_rebuild(db)
+
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_a_lineage_row_naming_no_lineage_stops_the_build_and_keeps_the_store(
+    small_lineage: Database, tmp_path: Path
+) -> None:
+    """The keys are checked once, at the end of the build: a row that names a lineage the
+    store does not have fails it, and the build's transaction goes with it."""
+    small_lineage.conn.backup(Database(tmp_path / "copy.db").conn)
+    db = open_store(tmp_path / "copy.db")
+    first, last = db.execute("SELECT min(release), max(release) FROM lineage_alignments").fetchone()
+    db.conn.execute("PRAGMA foreign_keys = OFF")
+    db.execute(
+        "INSERT INTO lineage_events (lineage_id, release, kind, old_numbers, new_numbers)"
+        " VALUES (?, ?, 'reworded', '[]', '[]')",
+        [10**9, first],
+    )
+    db.execute("UPDATE lineage_alignments SET version = 0 WHERE release = ?", [last])
+    db.conn.commit()
+    db.conn.execute("PRAGMA foreign_keys = ON")
+    members = db.execute("SELECT count(*) FROM lineage_members").fetchone()[0]
+
+    with pytest.raises(RuntimeError, match="lineage_events row .* names a missing lineages"):
+        build_lineage(db)
+
+    stale = db.execute("SELECT version FROM lineage_alignments WHERE release = ?", [last])
+    assert stale.fetchone()[0] == 0, "the build's writes were kept"
+    assert db.execute("SELECT count(*) FROM lineage_members").fetchone()[0] == members
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
