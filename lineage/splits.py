@@ -1,7 +1,8 @@
 """Splits and merges, found once the pairings are made: an unpaired new clause drawn from an
 old one that continues elsewhere is a piece split off it; an unpaired old clause absorbed by a
 new one that continues another was merged into it. The identity of a split (or a merge)
-stays with the clause that carries the old first sentence."""
+stays with the clause that carries the old first sentence; when no piece of a split kept a
+trace of it, with the piece that holds its earliest statement."""
 
 from __future__ import annotations
 
@@ -16,7 +17,12 @@ from lineage.alignment import ABSORBED_ROLE, Alignment
 from lineage.change_kind import cited_rules
 from lineage.clause import NEAR, Clause
 from lineage.entry_sentences import entry_pieces
-from lineage.moved_sentences import find_moved_sentences, is_content_rule
+from lineage.moved_sentences import (
+    SENTENCE_END,
+    SENTENCE_WORDS,
+    find_moved_sentences,
+    is_content_rule,
+)
 from lineage.words import (
     LOOSE,
     PASSAGE,
@@ -569,7 +575,11 @@ def _keep_identity_on_first_sentence(
         return  # it took others in: their lineages meet there, and the identity stays
     # a glossary entry continues in the entry with its term, not in a rule it gave text to
     alike = [p for p in pieces if new[p].group == new[kept].group]
-    best = _opens_better(old[o], kept, alike, new, words_new, codes) if alike else None
+    if not alike:
+        return
+    best = _opens_better(old[o], kept, alike, new, words_new, codes)
+    if best is None and _opening_lost(old[o], [kept, *alike], new, words_new, codes):
+        best = _holds_earliest_statement(old[o], kept, alike, words_new)
     if best is None:
         return
     del result.matches[kept]
@@ -596,6 +606,46 @@ def _opens_better(
     if share_contained(first, words[best]) > share_contained(first, words[kept]) + OPENS_BETTER:
         return best
     return _reads_much_more_like(clause, kept, others, side, codes)
+
+
+def _opening_lost(
+    clause: Clause, pieces: list[int], side: list[Clause], words: LazyWords, codes: WordCodes
+) -> bool:
+    """True when none of `pieces` (indices into `side`) keeps a trace of `clause`'s first
+    sentence: neither its order (`PASSAGE`) nor most of its words (`PASSAGE_WORDS`). The
+    opening was dropped, or went to a clause that is no piece (2009: 308.1's "the active
+    player declares attackers" was 308.2's too, and is 508.1's, which continues 308.2)."""
+    first = first_sentence_text(clause.normalised)
+    counts = word_counts(first)
+    if counts.total() < SENTENCE_WORDS:
+        return False
+    text = codes.encode(first)
+    return not any(
+        share_contained(counts, words[p]) >= PASSAGE_WORDS
+        or fuzz.partial_ratio(text, codes.encode(side[p].normalised)) >= PASSAGE
+        for p in pieces
+    )
+
+
+def _holds_earliest_statement(
+    clause: Clause, kept: int, others: list[int], words: LazyWords
+) -> int | None:
+    """When `clause`'s first sentence is in none of its pieces (`_opening_lost`), the one of
+    `others` that holds its earliest statement any of them holds (`PASSAGE_WORDS`), better
+    than `kept` by `OPENS_BETTER`; None when `kept` holds it as well (2009: 308.1 opened
+    with the declaration of attackers, which 308.2 said too and 508.1 says; of its pieces,
+    508.1b holds the next statement, the choice of player or planeswalker, and 508.4, the
+    piece most like the whole text, the one after it)."""
+    for sentence in SENTENCE_END.split(clause.normalised)[1:]:
+        statement = word_counts(sentence)
+        if statement.total() < SENTENCE_WORDS:
+            continue
+        share = {i: share_contained(statement, words[i]) for i in (kept, *others)}
+        best = max(others, key=share.__getitem__)
+        if max(share.values()) < PASSAGE_WORDS:
+            continue
+        return best if share[best] > share[kept] + OPENS_BETTER else None
+    return None
 
 
 def _reads_much_more_like(

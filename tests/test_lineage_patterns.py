@@ -201,6 +201,19 @@ def test_5_a_split_keeps_its_identity_on_the_piece_that_reads_like_its_opening(
     assert aligned.successor["306.7"] == "606.3"
 
 
+def test_5_a_split_whose_opening_no_piece_kept_continues_in_its_next_statement(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: 308.1 opened with "As the declare attackers step begins, the active player
+    declares attackers.", which 308.2 said too and 508.1 (its successor) says; the rest went
+    to 508.1b (which player or planeswalker each creature attacks), 508.4 (effects that
+    refer to a defending player), 508.2 (triggers) and 508.3 (priority). The identity goes
+    with the earliest statement a piece holds, not the piece most like the whole text."""
+    assert rewrite_2009.successor["308.1"] == "508.1b"
+    assert rewrite_2009.pieces("308.1") == ["508.2", "508.3", "508.4"]
+    assert rewrite_2009.successor["308.2"] == "508.1"
+
+
 def test_5_a_merge_keeps_its_identity_on_the_clause_that_reads_like_its_opening(
     rewrite_2009: Aligned,
 ) -> None:
@@ -307,8 +320,10 @@ def test_5_a_piece_is_looked_for_in_the_clause_it_lost_its_best_match_to(
     """2009: 308.1 (declaring attackers) became 508.1b, 508.4, 508.2 and 508.3. 508.1b,
     on attacking planeswalkers, matched 308.1 best, but 308.1 went on as 508.4; the two
     stand far apart, and the similarity was short of a restatement. Nine words in ten of
-    508.1b are words 308.1 lost, which makes it a piece."""
-    assert "508.1b" in rewrite_2009.pieces("308.1")
+    508.1b are words 308.1 lost, which makes it a piece. (The identity then moves to it:
+    no piece kept 308.1's opening, and 508.1b holds the statement that came next.)"""
+    linked = {rewrite_2009.successor["308.1"], *rewrite_2009.pieces("308.1")}
+    assert linked == {"508.1b", "508.2", "508.3", "508.4"}
 
 
 def test_5_a_rule_said_for_two_cases_is_split_into_both(rewrite_2009: Aligned) -> None:
