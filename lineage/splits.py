@@ -431,8 +431,17 @@ def _best_home(
 ) -> tuple[int, float] | None:
     """The candidate that most of clause `i`'s words moved to or from, and that share (at
     least `enough`; far away, the words alone must say it, so more of them)."""
-    words = these.words[i]
-    best = max(candidates, key=lambda j: share_contained(words, changed[j]), default=None)
+    words, parent = these.words[i], these.clauses[i].parent
+
+    def moved_here(j: int) -> tuple[float, bool]:
+        """The share of words that moved; on a tie (a sentence two clauses both lost, or
+        both gained), the one whose partner sits under clause `i`'s parent (2009: "Then the
+        active player gets priority" left 310.1 and 311.1; 510.4 is 310.1's, as 510.1)."""
+        partner = those.partner.get(j)
+        beside = partner is not None and these.clauses[partner].parent == parent
+        return share_contained(words, changed[j]), beside
+
+    best = max(candidates, key=moved_here, default=None)
     if best is None or share_contained(words, those.words[best]) < max(CONTAINED, enough):
         return None
     share = share_contained(words, changed[best])

@@ -326,6 +326,20 @@ def test_5_a_piece_is_looked_for_in_the_clause_it_lost_its_best_match_to(
     assert linked == {"508.1b", "508.2", "508.3", "508.4"}
 
 
+def test_5_a_sentence_two_clauses_lost_goes_with_the_one_in_its_section(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: 310.1 (the combat damage step) and 311.1 (the end of combat step) both ended
+    "Then the active player gets priority and players may play spells and abilities.", and
+    both steps got a rule of their own for it: 510.4 ("Fourth, ...") and 511.2 ("Second,
+    ..."). Each piece holds the words both clauses lost equally; it goes with the one whose
+    successor is in its section."""
+    assert rewrite_2009.successor["310.1"] == "510.1"
+    assert rewrite_2009.pieces("310.1") == ["510.3", "510.4"]
+    assert rewrite_2009.successor["311.1"] == "511.1"
+    assert rewrite_2009.pieces("311.1") == ["511.2"]
+
+
 def test_5_a_rule_said_for_two_cases_is_split_into_both(rewrite_2009: Aligned) -> None:
     """2009: 415.2 "An activated or triggered ability is targeted if ..." became 113.1c on
     activated abilities and 113.1d, the same words but for the moment targets are chosen,
