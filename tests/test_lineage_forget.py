@@ -1,8 +1,9 @@
 """A full rebuild of the lineages (a new ALIGN_VERSION, a store whose first release changed)
-empties the lineage tables first. The members' foreign keys keep SQLite from truncating
-their table at once, so it deletes them row by row: their two indexes must be gone before
-that, or each deleted row updates them too (on the whole archive, 2.5 s instead of 0.3 s).
-The rebuild then gives the same lineages as the build before it."""
+empties the lineage tables first. Where the members' foreign keys are on (a build inside a
+caller's transaction), SQLite deletes them row by row rather than truncating the table: their
+two indexes must be gone before that, or each deleted row updates them too (on the whole
+archive, 2.5 s instead of 0.3 s). The build's own transaction turns the keys off and checks
+them once at its end. The rebuild then gives the same lineages as the build before it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,13 @@ from sqlite_utils import Database
 
 from archive.store import open_store
 from lineage.store import MEMBER_INDEXES, build_lineage
+
+
+@pytest.fixture
+def db(small_lineage: Database, tmp_path: Path) -> Database:
+    """A store of its own, as the small lineage fixture built it."""
+    small_lineage.conn.backup(Database(tmp_path / "copy.db").conn)
+    return open_store(tmp_path / "copy.db")
 
 
 def _statements_of_a_full_rebuild(db: Database) -> list[str]:
@@ -32,10 +40,8 @@ def _first(statements: list[str], start: str) -> int:
 
 
 def test_a_full_rebuild_drops_the_member_indexes_before_deleting_the_members(
-    small_lineage: Database, tmp_path: Path
+    db: Database,
 ) -> None:
-    small_lineage.conn.backup(Database(tmp_path / "copy.db").conn)
-    db = open_store(tmp_path / "copy.db")
     members = db.execute("SELECT part_id, lineage_id, release, number FROM lineage_members")
     before = sorted(members.fetchall())
 
@@ -51,22 +57,17 @@ def test_a_full_rebuild_drops_the_member_indexes_before_deleting_the_members(
     assert sorted(after.fetchall()) == before
 
 
-def test_a_rebuild_turns_the_foreign_keys_back_on(small_lineage: Database, tmp_path: Path) -> None:
-    small_lineage.conn.backup(Database(tmp_path / "copy.db").conn)
-    db = open_store(tmp_path / "copy.db")
-
+def test_a_rebuild_turns_the_foreign_keys_back_on(db: Database) -> None:
     _statements_of_a_full_rebuild(db)
 
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
 
 
 def test_a_lineage_row_naming_no_lineage_stops_the_build_and_keeps_the_store(
-    small_lineage: Database, tmp_path: Path
+    db: Database,
 ) -> None:
     """The keys are checked once, at the end of the build: a row that names a lineage the
     store does not have fails it, and the build's transaction goes with it."""
-    small_lineage.conn.backup(Database(tmp_path / "copy.db").conn)
-    db = open_store(tmp_path / "copy.db")
     first, last = db.execute("SELECT min(release), max(release) FROM lineage_alignments").fetchone()
     db.conn.execute("PRAGMA foreign_keys = OFF")
     db.execute(
