@@ -997,26 +997,29 @@ class _Context:
 
 
 def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
-    number_map = {old[o].number: new[n].number for n, o in result.matches.items()}
     split_pieces = {n: o for o, pieces in result.splits.items() for n in pieces}
+    number_map: dict[str | None, str | None] | None = None  # made for the first change
+    kinds, matches, splits, merges = result.kinds, result.matches, result.splits, result.merges
     for n, clause in enumerate(new):
-        o = result.matches.get(n)
-        if n in split_pieces:
-            result.kinds[n] = SPLIT
-        elif o is None:
-            result.kinds[n] = ADDED
-        elif o in result.splits:
-            result.kinds[n] = SPLIT
-        elif n in result.merges:
-            result.kinds[n] = MERGED
+        o = matches.get(n)
+        if o is None:
+            kinds[n] = SPLIT if n in split_pieces else ADDED
+            continue
+        before = old[o]
+        if n in split_pieces or o in splits:
+            kinds[n] = SPLIT
+        elif n in merges:
+            kinds[n] = MERGED
         elif (
-            old[o].version_hash == clause.version_hash
-            and old[o].label == clause.label
-            and old[o].examples == clause.examples
+            before.version_hash == clause.version_hash
+            and before.label == clause.label
+            and before.examples == clause.examples
         ):
-            result.kinds[n] = UNCHANGED  # most clauses: decided without looking further
+            kinds[n] = UNCHANGED  # most clauses: decided without looking further
         else:
-            result.kinds[n] = kind_of_change(old[o], clause, number_map)
+            if number_map is None:
+                number_map = {old[i].number: new[j].number for j, i in matches.items()}
+            kinds[n] = kind_of_change(before, clause, number_map)
     merged = {o for olds in result.merges.values() for o in olds}
     matched = set(result.matches.values())
     for o in range(len(old)):

@@ -85,10 +85,12 @@ def find_splits_and_merges(
     words_new = LazyWords(new)
     lost = _Difference(old, new, new_of, words_old, words_new)  # old -> words it lost
     gained = _Difference(new, old, old_of, words_new, words_old)  # new -> words it gained
+    at_old, at_new = _numbered(old), _numbered(new)
     pieces = _Side(
         new,
         old_of,
         words_new,
+        at_new,
         result.passed_over,
         result.nearest_new,
         "piece",
@@ -96,7 +98,7 @@ def find_splits_and_merges(
         from_glossary=True,
         codes=codes,
     )
-    sources = _Side(old, new_of, words_old, result.passed_over_old, result.nearest_old, "")
+    sources = _Side(old, new_of, words_old, at_old, result.passed_over_old, result.nearest_old, "")
     old_rules = _Rules(old)  # read once, by both searches for a piece's source
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words, old_rules):
         result.splits.setdefault(source, []).append(piece)
@@ -108,12 +110,13 @@ def find_splits_and_merges(
         old,
         new_of,
         words_old,
+        at_old,
         result.passed_over_old,
         result.nearest_old,
         ABSORBED_ROLE,
         codes=codes,
     )
-    homes = _Side(new, old_of, words_new, result.passed_over, result.nearest_new, "")
+    homes = _Side(new, old_of, words_new, at_new, result.passed_over, result.nearest_new, "")
     for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words, _Rules(new)):
         result.merges.setdefault(home, []).append(clause)
     for found in result.splits.values():
@@ -135,12 +138,18 @@ class _Side:
     clauses: list[Clause]
     partner: dict[int, int]
     words: LazyWords
+    at: dict[str, int]  # number -> index (the last clause of a number, if it repeats)
     passed_over: dict[int, int]
     nearest: dict[int, float]
     role: str  # how `moved_words` names a clause attached from this side
     least_words: int = 1  # fewer words than this never attach
     from_glossary: bool = False  # whether a clause may come from a glossary entry far away
     codes: WordCodes | None = None  # to compare word order (the sides that attach)
+
+
+def _numbered(clauses: list[Clause]) -> dict[str, int]:
+    """Each number of a release -> its clause's index (made once for both searches)."""
+    return {clause.number: i for i, clause in enumerate(clauses) if clause.number}
 
 
 def _family(i: int, side: _Side, partner: dict[int, int] | None = None) -> set[int]:
@@ -224,8 +233,7 @@ def _attach_unpaired(
     Glossary entries attach only as absorbed ones, to a neighbouring entry: a new entry
     beside one that lost words is too often a new term for part of an old one.
     """
-    at = {clause.number: i for i, clause in enumerate(those.clauses) if clause.number}
-    at_these = {clause.number: i for i, clause in enumerate(these.clauses) if clause.number}
+    at, at_these = those.at, these.at
     entries: _MovedWordIndex | None = None
     citing: _CitingEntries | None = None
     reached = dict(these.partner)  # and each clause attached -> where it attached
@@ -384,7 +392,15 @@ class _Rules:
         """The rules with the longest of `words` (the rarest): the only ones worth reading
         word for word."""
         rare = sorted(words, key=len, reverse=True)[:RARE_WORDS]
-        return [j for j, text in self.texts.items() if all(word in text for word in rare)]
+        if not rare:
+            return list(self.texts)
+        # the rarest word alone rules out nearly every text: the others are read after it
+        rarest, others = rare[0], rare[1:]
+        return [
+            j
+            for j, text in self.texts.items()
+            if rarest in text and all(word in text for word in others)
+        ]
 
     def hold(self, clause: Clause) -> bool:
         """True when one rule has most of `clause`'s words (`REPEATED`)."""
