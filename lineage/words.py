@@ -23,7 +23,16 @@ FIRST_SENTENCE = re.compile(r"^.*?[.!?][\"'\u201d\u2019)]*(?=\s|$)", re.DOTALL)
 # battlefield", "removed from the game" is "exiled", a spell is "played" then "cast", an
 # ability "played" then "activated", "his or her" is "their". Phrases first, then words.
 _PHRASES = {
-    "battlefield": ("in play", "into play", "on the battlefield", "onto the battlefield"),
+    "battlefield": (
+        "in play",
+        "into play",
+        "on the battlefield",
+        "onto the battlefield",
+        # before 2009 the zone itself was "the in-play zone"
+        "in the in-play zone",
+        "into the in-play zone",
+        "in-play zone",
+    ),
     "enters battlefield": (
         "comes into play",
         "come into play",
@@ -33,8 +42,15 @@ _PHRASES = {
         "enter the battlefield",
         "entered the battlefield",
         "entering the battlefield",
+        "enters the in-play zone",
+        "enter the in-play zone",
     ),
-    "exile": ("removed from the game", "remove from the game", "removing from the game"),
+    "exile": (
+        "removed from the game",
+        "remove from the game",
+        "removing from the game",
+        "removed-from-the-game",  # the zone's name before 2009: "the exile zone"
+    ),
     "their": ("his or her",),
     "they": ("he or she",),
 }
@@ -63,6 +79,8 @@ def fold_vocabulary(text: str) -> str:
     'it enters battlefield and is exile'
     >>> fold_vocabulary("remove target creature from the game")
     'exile target creature '
+    >>> fold_vocabulary("permanents exist only in the in-play zone")
+    'permanents exist only battlefield'
     """
     if "from the game" in text:
         text = VOCABULARY_REMOVE.sub(r"exile \1", text)

@@ -166,6 +166,23 @@ def test_4_the_2009_vocabulary_costs_no_similarity() -> None:
     exiled = clause("406.1", "Exile target creature if it is on the battlefield.", 0, "")
     assert _similarity(before, after, codes) == 100.0
     assert _similarity(removed, exiled, codes) == 100.0
+    zone = clause("217.5b", "Permanents exist only in the in-play zone.", 0, "")
+    battlefield = clause("403.3", "Permanents exist only on the battlefield.", 0, "")
+    exile_zone = clause("217.7", "Cards in the removed-from-the-game zone.", 0, "")
+    now_exile = clause("406.1", "Cards in the exile zone.", 0, "")
+    assert _similarity(zone, battlefield, codes) == 100.0
+    assert _similarity(exile_zone, now_exile, codes) == 100.0
+
+
+def test_4_the_in_play_zone_is_the_battlefield(rewrite_2009: Aligned) -> None:
+    """2009: 217.5c "... the in-play zone ..." continues as 403.4 by its words, and 217.5d
+    ("An object not in the in-play zone isn't "in play" ...", now 109.4 by meaning) is not
+    taken by 403.5, the new note that the battlefield was once the in-play zone: while
+    "the in-play zone" read as other words than "the battlefield", the gap between 403.4
+    and 403.5 paired them by place."""
+    assert rewrite_2009.successor["217.5c"] == "403.4"
+    assert rewrite_2009.result.method[rewrite_2009.new_index["403.4"]] == "similar"
+    assert rewrite_2009.kind("403.5") == "added"
 
 
 def test_4_a_clause_one_level_deeper_keeps_its_predecessor(rewrite_2009: Aligned) -> None:
