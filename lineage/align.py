@@ -128,6 +128,7 @@ def _pair_the_rest(
     kind of candidate at once, again while the context found in a round pairs more; then
     what nothing claimed."""
     _pair_best_first(old, new, result, codes)
+    _pair_kept_headings(old, new, result, codes)
     _pair_by_children(old, new, result, codes)
     pool = _Pool()
     for _round in range(MAX_ROUNDS):
@@ -695,6 +696,47 @@ def _same_place_says_enough(old: Clause, new: Clause) -> bool:
     if old.kind != "glossary" or new.kind != "glossary":
         return True
     return _terms_share_a_word(old.title or "", new.title or "")
+
+
+def _pair_kept_headings(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: WordCodes
+) -> None:
+    """A heading nothing claimed continues in the heading of its number and level that
+    nothing claimed either, under its parent's successor (or its parent's number, while
+    that parent waits for its own pairing), when their titles share a word (by stem): the
+    section was renamed where it stands (2003: 212 "Card Type" is 212 "Type, Supertype, and
+    Subtype", 214 "Permanent Type" is 214 "Permanents"), even when its rules moved to other
+    sections in the same rewrite (most of old 214's went to 212, and the children alone
+    would give 214's identity to 212). The evidence is the place (`IN_PLACE`: title
+    similarity and context), or the children where most of them went there as well."""
+    taken = set(result.matches.values())
+    free_new = {
+        clause.number: n
+        for n, clause in enumerate(new)
+        if clause.heading and clause.number and n not in result.matches
+    }
+    if not free_new:
+        return
+    context = _Context(old, new, result, codes)
+    children = _children_went(old, new, result)
+    for o, clause in enumerate(old):
+        n = free_new.get(clause.number or "")
+        if o in taken or n is None or not clause.heading or new[n].kind != clause.kind:
+            continue
+        went = context.number_map.get(clause.parent, clause.parent)  # or not yet known
+        if clause.pairing != new[n].pairing or went != new[n].parent:
+            continue
+        if not _terms_share_a_word(clause.normalised, new[n].normalised):
+            continue
+        similarity = _similarity(clause, new[n], codes)
+        # most of its children there too (as `_pair_by_children` counts): the stronger
+        # evidence, and kept as such
+        went_there = children.get(clause.number or "", Counter())
+        if went_there[new[n].number] * 2 > went_there.total():
+            share = 100.0 * went_there[new[n].number] / went_there.total()
+            result.pair(n, o, similarity, BY_CHILDREN, share)
+        else:
+            result.pair(n, o, similarity, IN_PLACE, similarity + context.bonus(o, n))
 
 
 def _pair_by_children(

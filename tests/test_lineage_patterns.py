@@ -693,6 +693,22 @@ def test_3_children_outweigh_an_equal_title(full_store: Database) -> None:
     assert aligned.result.method[aligned.new_index["401"]] == "children"
 
 
+def test_1_a_section_renamed_where_it_stands_keeps_its_number(full_store: Database) -> None:
+    """2003-07-01: section 212 "Card Type" became 212 "Type, Supertype, and Subtype" and 214
+    "Permanent Type" became 214 "Permanents", though most rules of old 214 went under the
+    new 212 (the children alone gave 214's identity to 212, and left 212 and the new 214
+    without one); 415 "Editing a Spell or Ability" is 415 "Targeted Spells and Abilities",
+    its target-changing rules now 415.7a-c. Where the children agree with the number (503
+    "Copying Spells and Abilities" -> "Copying Objects"), they stay the evidence."""
+    aligned = Aligned(full_store, "2003-03-15", "2003-07-01")
+    assert aligned.successor["212"] == "212"
+    assert aligned.successor["214"] == "214"
+    assert aligned.successor["415"] == "415"
+    method = aligned.result.method
+    assert method[aligned.new_index["214"]] == "gap"
+    assert method[aligned.new_index["503"]] == "children"
+
+
 def test_8_a_range_that_follows_a_renumbering_is_a_reference(full_store: Database) -> None:
     """2015-07-17: 117.2 "follows the steps in rules 601.2e-g" -> "601.2f-h" (a new 601.2c)."""
     aligned = Aligned(full_store, "2015-03-27", "2015-07-17")
