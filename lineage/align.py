@@ -45,7 +45,13 @@ from lineage.alignment import (
 )
 from lineage.change_kind import cited_rules, formatting_key_kept, kind_of_change, masked
 from lineage.clause import Clause
-from lineage.splits import MOVED_WORDS, RESTATED, find_splits_and_merges, partners_around
+from lineage.splits import (
+    MOVED_WORDS,
+    RARE_WORDS,
+    RESTATED,
+    find_splits_and_merges,
+    partners_around,
+)
 from lineage.word_sets import WordSetSearch
 from lineage.words import (
     LOOSE,
@@ -527,11 +533,13 @@ def _pair_leftovers(
                 candidates.append((total, evidence, n, o))
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
     pieces = _PieceTest(old, new, result)
+    restated = _RestatedTest(old, new, result)
     for total, evidence, n, o in candidates:
         if (
             n not in result.matches
             and o not in taken
             and not pieces.is_piece(n, o)
+            and not restated.elsewhere(o, n)
             and not context.another_keyword(o, n)
         ):
             result.pair(n, o, evidence, LEFTOVER, total)
@@ -563,6 +571,43 @@ class _PieceTest:
                 continue
             lost = whole - word_counts(self.new[partner[source]].normalised)
             if share_contained(words, lost) >= MOVED_WORDS:
+                return True
+        return False
+
+
+class _RestatedTest:
+    """Whether an old clause was taken into the rewrite of a clause that continues another,
+    rather than continuing in the new clause a weak leftover pairing would give it (2023:
+    713.12, naming a meld card, is said word for word in 712.19, which continues 712.15 on
+    naming a double-faced card; 701.19j, on searching outside the game, shares only the
+    template "If an effect instructs a player to ...")."""
+
+    def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
+        self.old, self.new, self.result = old, new, result
+        self.texts = {
+            n: new[n].normalised.lower()
+            for n in result.matches
+            if new[n].group == "rule" and new[n].normalised != old[result.matches[n]].normalised
+        }
+
+    def elsewhere(self, o: int, n: int) -> bool:
+        """True when nearly all of old clause `o`'s words (`RESTATED`) are in a rewritten new
+        clause other than `n`, and most of them (`MOVED_WORDS`) are words that clause gained
+        (those its own predecessor lacks), while `n` lacks some of them (2009: 419.2's
+        "Replacement and prevention effects apply continuously ..." is said by both 613.1
+        and 614.1, and continues in 614.1)."""
+        words = word_counts(self.old[o].normalised)
+        if share_contained(words, word_counts(self.new[n].normalised)) >= RESTATED:
+            return False  # `n` says it all as well: no better home than the pairing's
+        rare = sorted(words, key=len, reverse=True)[:RARE_WORDS]
+        for m, text in self.texts.items():
+            if m == n or not all(word in text for word in rare):
+                continue
+            whole = word_counts(self.new[m].normalised)
+            if share_contained(words, whole) < RESTATED:
+                continue
+            gained = whole - word_counts(self.old[self.result.matches[m]].normalised)
+            if share_contained(words, gained) >= MOVED_WORDS:
                 return True
         return False
 

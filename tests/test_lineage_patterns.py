@@ -709,6 +709,19 @@ def test_1_a_section_renamed_where_it_stands_keeps_its_number(full_store: Databa
     assert method[aligned.new_index["503"]] == "children"
 
 
+def test_5_a_clause_said_again_in_a_rewrite_is_merged_there_not_left_over(
+    full_store: Database,
+) -> None:
+    """2023-04-14: 713.12, on naming a meld card, is said word for word in 712.19, the
+    rewrite of 712.15 on naming a double-faced card; a leftover pairing, by the template
+    "If an effect instructs a player to ..." alone, had made it 701.19j on searching
+    outside the game."""
+    aligned = Aligned(full_store, "2022-11-18", "2023-04-14")
+    assert aligned.successor["712.15"] == "712.19"
+    assert aligned.absorbed("712.19") == ["713.12"]
+    assert "713.12" not in aligned.successor
+
+
 def test_8_a_range_that_follows_a_renumbering_is_a_reference(full_store: Database) -> None:
     """2015-07-17: 117.2 "follows the steps in rules 601.2e-g" -> "601.2f-h" (a new 601.2c)."""
     aligned = Aligned(full_store, "2015-03-27", "2015-07-17")
