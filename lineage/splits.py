@@ -7,7 +7,7 @@ trace of it, with the piece that holds its earliest statement."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -64,6 +64,7 @@ RESTATED = 0.95
 FAMILY = 12
 RARE_WORDS = 3  # a rule that holds a passage has its three longest words
 REPEATED = 0.75  # share of a passage's words a rule had: the glossary only repeated it
+OBSOLETE_MARK = "(obsolete)"  # how a glossary term says cards no longer use it (lower case)
 PIECE_WORDS = 4  # a shorter new rule ("Instants have no subtypes.") matches any source
 
 
@@ -106,6 +107,11 @@ def find_splits_and_merges(
         result.splits.setdefault(entry, []).append(piece)
         result.moved_words[("piece", piece)] = score
         result.by_entry_sentence.add(piece)
+    for piece, entry in _obsolete_entries(old, new, result, new_of):
+        result.splits.setdefault(entry, []).append(piece)
+        result.moved_words[("piece", piece)] = round(
+            100 * share_contained(words_new[piece], words_old[entry]), 1
+        )
     absorbed = _Side(
         old,
         new_of,
@@ -128,6 +134,28 @@ def find_splits_and_merges(
     for n, olds in result.merges.items():
         _keep_merge_identity_on_first_sentence(old, new, result, n, olds, words_old, codes)
     find_moved_sentences(old, new, result)  # after: the identities stay where they are
+
+
+def _obsolete_entries(
+    old: list[Clause], new: list[Clause], result: Alignment, new_of: dict[int, int]
+) -> Iterator[tuple[int, int]]:
+    """(new entry, old entry) for each new entry "X (Obsolete)" whose term X is the term of
+    an old entry that continues under another term: the old name was kept as an entry of
+    its own, pointing to the new one (2009: "In Play" became "Battlefield", and "In Play
+    (Obsolete)" says that cards printed with "in play" mean the battlefield)."""
+    attached = {n for found in result.splits.values() for n in found}
+    obsolete: dict[str, int] = {}  # the term without its mark -> the entry
+    for n, clause in enumerate(new):
+        if clause.kind == "glossary" and n not in result.matches and n not in attached:
+            term = (clause.title or "").lower()
+            if term.endswith(OBSOLETE_MARK):
+                obsolete[term.removesuffix(OBSOLETE_MARK).strip()] = n
+    if not obsolete:
+        return
+    for o, entry in enumerate(old):
+        found = obsolete.get((entry.title or "").lower()) if entry.kind == "glossary" else None
+        if found is not None and o in new_of and new[new_of[o]].title != entry.title:
+            yield found, o
 
 
 @dataclass

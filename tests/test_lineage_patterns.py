@@ -572,7 +572,9 @@ def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
     }
     for old_term, new_term in renamed.items():
         assert rewrite_2009.successor.get(old_term) == new_term, old_term
-        assert rewrite_2009.kind(new_term) == "renumbered+reworded"
+        # "In Play" also kept its old name as an obsolete entry, split off it
+        expected = "split" if old_term == "In Play" else "renumbered+reworded"
+        assert rewrite_2009.kind(new_term) == expected
         assert rewrite_2009.result.method[rewrite_2009.new_index[new_term]] == "renamed"
     for old_term in ("Put into Play", "Floor Rules", "Order", "Shield", "Number"):
         assert rewrite_2009.ending(old_term) == "removed", old_term
@@ -583,11 +585,12 @@ def test_1_a_renamed_glossary_entry_continues(rewrite_2009: Aligned) -> None:
 def test_1_a_term_made_obsolete_is_no_proof_of_identity(full_store: Database) -> None:
     """2024-06-07: Totem Armor was renamed Umbra Armor (same definition, the new name in its
     reference), and a new entry "Totem Armor (Obsolete)" points to it. The entry continues
-    as Umbra Armor; the obsolete one is new."""
+    as Umbra Armor, though the obsolete one has its term; the obsolete one is split off it
+    (`test_5_an_old_term_kept_as_an_obsolete_entry_is_split_off_it`)."""
     aligned = Aligned(full_store, "2024-04-10", "2024-06-07")
     assert aligned.successor["Totem Armor"] == "Umbra Armor"
-    assert aligned.kind("Umbra Armor") == "renumbered+reworded"
-    assert aligned.kind("Totem Armor (Obsolete)") == "added"
+    assert aligned.kind("Umbra Armor") == "split"
+    assert aligned.result.method[aligned.new_index["Umbra Armor"]] != "term"
 
 
 def test_5_a_clause_folded_into_its_siblings_rewrite_is_merged(full_store: Database) -> None:
@@ -720,6 +723,20 @@ def test_5_a_clause_said_again_in_a_rewrite_is_merged_there_not_left_over(
     assert aligned.successor["712.15"] == "712.19"
     assert aligned.absorbed("712.19") == ["713.12"]
     assert "713.12" not in aligned.successor
+
+
+def test_5_an_old_term_kept_as_an_obsolete_entry_is_split_off_it(
+    rewrite_2009: Aligned, full_store: Database
+) -> None:
+    """2009: "In Play" became "Battlefield", and the new entry "In Play (Obsolete)" keeps
+    the old name, pointing there; 2024-06-07 did the same for Totem Armor (Umbra Armor). The
+    old entry continues under its new term, and the obsolete one is split off it."""
+    assert rewrite_2009.successor["In Play"] == "Battlefield"
+    assert rewrite_2009.pieces("In Play") == ["In Play (Obsolete)"]
+    renamed = Aligned(full_store, "2024-04-10", "2024-06-07")
+    assert renamed.successor["Totem Armor"] == "Umbra Armor"
+    assert renamed.pieces("Totem Armor") == ["Totem Armor (Obsolete)"]
+    assert renamed.kind("Totem Armor (Obsolete)") == "split"
 
 
 def test_8_a_range_that_follows_a_renumbering_is_a_reference(full_store: Database) -> None:
