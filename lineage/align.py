@@ -22,7 +22,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -531,6 +531,8 @@ def _pair_leftovers(
             total = evidence + max(0.0, context.bonus(o, n))
             if total >= LOOSE:
                 candidates.append((total, evidence, n, o))
+    if not candidates:
+        return  # most releases: the tests below would read every clause for nothing
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
     pieces = _PieceTest(old, new, result)
     restated = _RestatedTest(old, new, result)
@@ -584,10 +586,15 @@ class _RestatedTest:
 
     def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
         self.old, self.new, self.result = old, new, result
-        self.texts = {
+
+    @cached_property
+    def texts(self) -> dict[int, str]:
+        """The rewritten new rules that continue an old one, in lower case."""
+        old, new, matches = self.old, self.new, self.result.matches
+        return {
             n: new[n].normalised.lower()
-            for n in result.matches
-            if new[n].group == "rule" and new[n].normalised != old[result.matches[n]].normalised
+            for n in matches
+            if new[n].group == "rule" and new[n].normalised != old[matches[n]].normalised
         }
 
     def elsewhere(self, o: int, n: int) -> bool:
@@ -762,12 +769,22 @@ def _pair_kept_headings(
     }
     if not free_new:
         return
+    same_place = [
+        (o, free_new[clause.number])
+        for o, clause in enumerate(old)
+        if clause.heading
+        and clause.number in free_new
+        and o not in taken
+        and new[free_new[clause.number]].kind == clause.kind
+    ]
+    if not same_place:
+        return  # most releases: every heading is paired, or none kept its number
     context = _Context(old, new, result, codes)
     children = _children_went(old, new, result)
-    for o, clause in enumerate(old):
-        n = free_new.get(clause.number or "")
-        if o in taken or n is None or not clause.heading or new[n].kind != clause.kind:
-            continue
+    for o, n in same_place:
+        clause = old[o]
+        if n in result.matches:
+            continue  # two old headings of one number: the first takes it
         went = context.number_map.get(clause.parent, clause.parent)  # or not yet known
         if clause.pairing != new[n].pairing or went != new[n].parent:
             continue
