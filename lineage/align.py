@@ -22,7 +22,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -47,8 +47,8 @@ from lineage.change_kind import cited_rules, formatting_key_kept, kind_of_change
 from lineage.clause import Clause
 from lineage.splits import (
     MOVED_WORDS,
-    RARE_WORDS,
     RESTATED,
+    RulesByRareWords,
     find_splits_and_merges,
     partners_around,
 )
@@ -586,16 +586,7 @@ class _RestatedTest:
 
     def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
         self.old, self.new, self.result = old, new, result
-
-    @cached_property
-    def texts(self) -> dict[int, str]:
-        """The rewritten new rules that continue an old one, in lower case."""
-        old, new, matches = self.old, self.new, self.result.matches
-        return {
-            n: new[n].normalised.lower()
-            for n in matches
-            if new[n].group == "rule" and new[n].normalised != old[matches[n]].normalised
-        }
+        self.rules = RulesByRareWords(new)  # read when a candidate first reaches it
 
     def elsewhere(self, o: int, n: int) -> bool:
         """True when nearly all of old clause `o`'s words (`RESTATED`) are in a rewritten new
@@ -606,14 +597,15 @@ class _RestatedTest:
         words = word_counts(self.old[o].normalised)
         if share_contained(words, word_counts(self.new[n].normalised)) >= RESTATED:
             return False  # `n` says it all as well: no better home than the pairing's
-        rare = sorted(words, key=len, reverse=True)[:RARE_WORDS]
-        for m, text in self.texts.items():
-            if m == n or not all(word in text for word in rare):
-                continue
+        matches = self.result.matches
+        for m in self.rules.having(words):
+            before = self.old[matches[m]] if m in matches else None
+            if m == n or before is None or before.normalised == self.new[m].normalised:
+                continue  # not paired, or not rewritten: nothing was taken into it
             whole = word_counts(self.new[m].normalised)
             if share_contained(words, whole) < RESTATED:
                 continue
-            gained = whole - word_counts(self.old[self.result.matches[m]].normalised)
+            gained = whole - word_counts(before.normalised)
             if share_contained(words, gained) >= MOVED_WORDS:
                 return True
         return False

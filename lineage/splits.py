@@ -100,7 +100,7 @@ def find_splits_and_merges(
         codes=codes,
     )
     sources = _Side(old, new_of, words_old, at_old, result.passed_over_old, result.nearest_old, "")
-    old_rules = _Rules(old)  # read once, by both searches for a piece's source
+    old_rules = RulesByRareWords(old)  # read once, by both searches for a piece's source
     for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words, old_rules):
         result.splits.setdefault(source, []).append(piece)
     for piece, entry, score in entry_pieces(old, new, result, words_new, codes, old_rules.hold):
@@ -123,7 +123,8 @@ def find_splits_and_merges(
         codes=codes,
     )
     homes = _Side(new, old_of, words_new, at_new, result.passed_over, result.nearest_new, "")
-    for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words, _Rules(new)):
+    new_rules = RulesByRareWords(new)
+    for clause, home in _attach_unpaired(absorbed, homes, gained, result.moved_words, new_rules):
         result.merges.setdefault(home, []).append(clause)
     for found in result.splits.values():
         found.sort()
@@ -237,7 +238,7 @@ def _attach_unpaired(
     those: _Side,
     changed: _Difference,
     moved_words: dict[tuple[str, int], float],
-    rules_of_those: _Rules,
+    rules_of_those: RulesByRareWords,
 ) -> Iterable[tuple[int, int]]:
     """(unpaired rule of `these`, paired rule of `those` it went into or came from).
 
@@ -402,7 +403,7 @@ def _folded_into_sibling(
     return (other, share) if share >= MOVED_WORDS else None
 
 
-class _Rules:
+class RulesByRareWords:
     """The rules of a release, found by their rarest words (read when first asked for)."""
 
     def __init__(self, clauses: list[Clause]) -> None:
@@ -440,7 +441,7 @@ class _Rules:
 
 
 def _unless_a_rule_said_it(
-    found: tuple[int, float] | None, rules: _Rules, clause: Clause
+    found: tuple[int, float] | None, rules: RulesByRareWords, clause: Clause
 ) -> tuple[int, float] | None:
     """`found`, the entry a new rule came from, unless an old rule already said the rule:
     then the glossary only repeated that rule, which is the new one's source."""
