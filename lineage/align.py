@@ -1045,7 +1045,11 @@ class _Context:
         # the old parent went where the new clause's parent is, or somewhere else; or the
         # new parent came from somewhere else. A clause that moved one level deeper (a step
         # of a new rule under its parent's successor) counts as staying there; one level
-        # higher (under a heading that became a section) is not penalised.
+        # higher (under a heading that became a section) is not penalised. A parent rewritten
+        # under its own number waits for its pairing, as its rules compete for their places:
+        # a clause under the same number on both sides stays there (2022-06-10: 608.3a on
+        # Aura spells is 608.3c, both under 608.3; the old 608.3, not yet paired, was one
+        # level above 608.3c, and that alone gave it the place).
         if old.parent and old.parent in self.number_map:
             went = self.number_map[old.parent]
             if went == new.parent or self._one_level_deeper(went, new.parent):
@@ -1056,6 +1060,8 @@ class _Context:
             bonus += 12
         elif new.parent and new.parent in self.source_of:
             bonus -= 15
+        elif new.parent and old.parent == new.parent:
+            bonus += 12  # the same parent number, and neither parent paired yet
         if self.matches.get(n - 1) == o - 1 or self.matches.get(n + 1) == o + 1:
             bonus += 10
         if old.label == new.label:

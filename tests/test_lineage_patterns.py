@@ -193,6 +193,18 @@ def test_4_a_clause_one_level_deeper_keeps_its_predecessor(rewrite_2009: Aligned
     assert rewrite_2009.successor["212.2d"] == "301.4"
 
 
+def test_4_a_rule_under_a_rewritten_parent_stays_under_its_number(full_store: Database) -> None:
+    """2022-06-10 rewrote 608.3 (a permanent spell's resolution) as steps: the old 608.3a,
+    on Aura spells, is 608.3c, "If the object that's resolving is an Aura spell, it becomes
+    a permanent ... attached to the player or object it was targeting". Both sit under
+    608.3, paired with neither side yet; the old 608.3 itself, one level above, had the
+    place for that alone and took 608.3c."""
+    aligned = Aligned(full_store, "2022-04-29", "2022-06-10")
+    assert aligned.successor["608.3a"] == "608.3c"
+    assert aligned.kind("608.3c") == "renumbered+reworded"
+    assert aligned.successor.get("608.3") != "608.3c"
+
+
 def test_5_a_split_keeps_its_identity_on_the_first_sentence(full_store: Database) -> None:
     """2007-05-01: 104.1 "The Magic game uses only natural numbers. You can't choose a
     fractional number ..." became 104.1 "... uses only integers." and 104.1a "You can't
