@@ -77,9 +77,25 @@ def entry_pieces(
     for j, (score, o) in sorted(best.items()):
         if said_before(new[j]):
             continue
-        rules = rules or [codes.encode(c.normalised) for c in old if is_content_rule(c)]
+        rules = rules or _rules_that_gave_words(old, new, result, codes)
         if _opens_from_the_entry(new[j], old[o], rules, codes):
             yield j, o, score
+
+
+def _rules_that_gave_words(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: WordCodes
+) -> list[str]:
+    """The old rules (encoded) that may have given a new rule its opening: every content
+    rule but those that continue word for word, which gave none of their words away (2009:
+    600.2, "These rules consist of a series of options ...", is 800.2 unchanged; it is no
+    source of 100.5a's "Tournaments usually consist of a series of matches.", which the
+    entry "Match" gave its next two sentences)."""
+    kept = {o for n, o in result.matches.items() if old[o].version_hash == new[n].version_hash}
+    return [
+        codes.encode(clause.normalised)
+        for o, clause in enumerate(old)
+        if is_content_rule(clause) and o not in kept
+    ]
 
 
 def _under(cited: list[str], unpaired: dict[str, list[int]], new: list[Clause]) -> list[int]:
@@ -126,10 +142,10 @@ def _holder(
 
 def _opens_from_the_entry(rule: Clause, entry: Clause, rules: list[str], codes: WordCodes) -> bool:
     """True when `rule`'s opening reads more like a passage of `entry` than of any old rule
-    (`rules`, encoded): a rule that opens with an old rule's statement continues that rule,
-    whatever the glossary said of it too (2009: 204.3f "Artifacts have their own unique set
-    of subtypes; ..." opens with 205.3d's words, and ends with the entry "Artifact Type"'s
-    list)."""
+    that gave words away (`rules`, encoded: `_rules_that_gave_words`): a rule that opens
+    with an old rule's statement continues that rule, whatever the glossary said of it too
+    (2009: 204.3f "Artifacts have their own unique set of subtypes; ..." opens with 205.3d's
+    words, and ends with the entry "Artifact Type"'s list)."""
     opening = codes.encode(first_sentence_text(rule.normalised))
     from_entry = fuzz.partial_ratio(opening, codes.encode(entry.normalised))
     found = process.extractOne(opening, rules, scorer=fuzz.partial_ratio, score_cutoff=from_entry)

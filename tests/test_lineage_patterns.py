@@ -425,6 +425,20 @@ def test_5_a_rule_that_opens_with_an_old_rule_is_no_piece_of_an_entry(
     assert rewrite_2009.pieces("Mana Ability") == []
 
 
+def test_5_an_old_rule_kept_word_for_word_gave_no_rule_its_opening(
+    rewrite_2009: Aligned,
+) -> None:
+    """2009: the entry "Match" now cites 100.5, and its sentences on two-player and
+    multiplayer matches are 100.5a's, word for word, after an opening of the rule's own
+    ("Tournaments usually consist of a series of matches."). That opening reads a little
+    like 600.2 ("These rules consist of a series of options ..."), more than like the
+    entry; but 600.2 is 800.2 word for word, and a rule that kept all its words gave
+    none away: it is no rival to the entry."""
+    assert rewrite_2009.successor["600.2"] == "800.2"
+    assert rewrite_2009.pieces("Match") == ["100.5a"]
+    assert rewrite_2009.kind("100.5a") == "split"
+
+
 def test_a_sentence_is_a_statement_not_an_aside() -> None:
     """Short sentences and citations are what many rules share: they are no evidence."""
     assert sentences('Objects may have multiple subtypes. See rule 205.3, "Subtypes."') == [
