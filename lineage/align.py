@@ -44,7 +44,7 @@ from lineage.alignment import (
     Alignment,
 )
 from lineage.change_kind import cited_rules, formatting_key_kept, kind_of_change, masked
-from lineage.clause import Clause
+from lineage.clause import Clause, index_by_number
 from lineage.splits import (
     MOVED_WORDS,
     RESTATED,
@@ -557,7 +557,7 @@ class _PieceTest:
 
     def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
         self.old, self.new, self.result = old, new, result
-        self.old_at = {clause.number: i for i, clause in enumerate(old) if clause.number}
+        self.old_at = index_by_number(old)
 
     def is_piece(self, n: int, o: int) -> bool:
         """True when nearly all of new clause `n`'s words (`RESTATED`) are in an old clause
@@ -803,7 +803,7 @@ def _pair_by_children(
     taken = set(result.matches.values())
     if all(o in taken or not clause.heading for o, clause in enumerate(old)):
         return  # no heading left to pair
-    index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    index_of = index_by_number(new)
     parent_of = {clause.number: clause.parent for clause in new}
     went = _children_went(old, new, result)
     for o, clause in enumerate(old):
@@ -861,7 +861,7 @@ def _follow_children(
     if not doubted:
         return False
     moved = False
-    index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    index_of = index_by_number(new)
     went = _children_went(old, new, result)
     for n, o in doubted:
         heading = old[o]
@@ -908,7 +908,7 @@ def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Al
             waiting.setdefault(clause.number, o)
     if not waiting:
         return  # most releases: every heading continues
-    index_of = {clause.number: n for n, clause in enumerate(new) if clause.number}
+    index_of = index_by_number(new)
     parent_of = {clause.number: clause.parent for clause in new}
     went: dict[str, Counter[int]] = defaultdict(Counter)  # old heading -> new homes, any depth
     paired_children: Counter[str] = Counter()

@@ -44,6 +44,12 @@ class Clause:
         self.pairing = "heading" if self.heading else GROUP[self.kind]
 
 
+def index_by_number(clauses: list[Clause]) -> dict[str, int]:
+    """Each number of a release -> its clause's index (the last clause of a number that
+    repeats)."""
+    return {clause.number: i for i, clause in enumerate(clauses) if clause.number}
+
+
 def joined_examples(examples: Iterable[str]) -> str:
     """A rule's examples (normalised texts, in order) as the one text its wording carries
     (`Clause.examples`), one a line. Every reader of the store that rebuilds a clause joins

@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 
 from lineage.alignment import ABSORBED_ROLE, Alignment
 from lineage.change_kind import cited_rules
-from lineage.clause import NEAR, Clause
+from lineage.clause import NEAR, Clause, index_by_number
 from lineage.entry_sentences import entry_pieces
 from lineage.moved_sentences import (
     SENTENCE_END,
@@ -86,7 +86,7 @@ def find_splits_and_merges(
     words_new = LazyWords(new)
     lost = _Difference(old, new, new_of, words_old, words_new)  # old -> words it lost
     gained = _Difference(new, old, old_of, words_new, words_old)  # new -> words it gained
-    at_old, at_new = _numbered(old), _numbered(new)
+    at_old, at_new = index_by_number(old), index_by_number(new)  # once for both searches
     pieces = _Side(
         new,
         old_of,
@@ -174,11 +174,6 @@ class _Side:
     least_words: int = 1  # fewer words than this never attach
     from_glossary: bool = False  # whether a clause may come from a glossary entry far away
     codes: WordCodes | None = None  # to compare word order (the sides that attach)
-
-
-def _numbered(clauses: list[Clause]) -> dict[str, int]:
-    """Each number of a release -> its clause's index (made once for both searches)."""
-    return {clause.number: i for i, clause in enumerate(clauses) if clause.number}
 
 
 def _family(i: int, side: _Side, partner: dict[int, int] | None = None) -> set[int]:
