@@ -29,6 +29,10 @@ from rules_history.pipeline import update_store
 FULL_BUILD_TARGET_SECONDS = 20.0
 REBUILD_TARGET_SECONDS = 3.0
 PEAK_MEMORY_TARGET_MB = 1024.0
+# The file system's yardstick: this many folders each holding one file of a page's size. A
+# third of the site's folders is enough to read the disk's mood and costs a second or two.
+YARDSTICK_FOLDERS = 10_000
+YARDSTICK_FILE_BYTES = 16_000  # about a rule page
 
 
 def _captures_without_newest(captures_dir: Path, target: Path) -> tuple[Path, str]:
@@ -58,13 +62,41 @@ def site_size(out: Path) -> tuple[int, int, int]:
     return pages, len(files), sum(p.stat().st_size for p in files)
 
 
+def file_system_yardstick(folder: Path) -> dict[str, Any]:
+    """Seconds to make YARDSTICK_FOLDERS folders, each with one file, as a build makes them.
+
+    Printed beside the build's figures because on some disks the same build's system time
+    moves tenfold with what happened before it: ext4 without a journal does not reuse an
+    inode freed in the last minute (five while its table block is unwritten), and checks the
+    freed ones one by one at every allocation, so a site built soon after another was deleted
+    pays for every file that deletion freed."""
+    data = b"x" * YARDSTICK_FILE_BYTES
+    folder.mkdir()
+    start = time.perf_counter()
+    for number in range(YARDSTICK_FOLDERS):
+        page = folder / str(number)
+        page.mkdir()
+        (page / "index.html").write_bytes(data)
+    return {"folders": YARDSTICK_FOLDERS, "seconds": round(time.perf_counter() - start, 2)}
+
+
 def _build_in_child(db_file: Path, out: Path, queue: Any) -> None:
     """One build in a process of its own, so that its peak memory is its own: the largest
-    resident size among it and its render workers."""
+    resident size among it and its render workers. Its CPU time (its own and its workers')
+    is split into the user's and the system's: the system's is mostly the file system's."""
     report = build_site(open_reader(db_file), out)
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    queue.put({**report.__dict__, "peak_rss_megabytes": round(max(own, workers) / 1024, 1)})
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    queue.put(
+        {
+            **report.__dict__,
+            "peak_rss_megabytes": round(max(own.ru_maxrss, workers.ru_maxrss) / 1024, 1),
+            "cpu_seconds": {
+                "user": round(own.ru_utime + workers.ru_utime, 1),
+                "system": round(own.ru_stime + workers.ru_stime, 1),
+            },
+        }
+    )
 
 
 def measured_build(db_file: Path, out: Path) -> dict[str, Any]:
@@ -103,6 +135,7 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         root = Path(folder)
         full_db = root / "full.db"
         pipeline_seconds = _update(full_db, captures_dir)
+        yardstick = file_system_yardstick(root / "yardstick")
         start = time.perf_counter()
         full = measured_build(full_db, root / "site-full")
         full_seconds = time.perf_counter() - start
@@ -123,6 +156,8 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         "full_build_seconds": round(full_seconds, 2),
         "full_build_target_seconds": FULL_BUILD_TARGET_SECONDS,
         "full_build_timings": full["timings"],
+        "full_build_cpu_seconds": full["cpu_seconds"],
+        "file_system_yardstick": yardstick,
         "full_build_peak_rss_megabytes": full["peak_rss_megabytes"],
         "peak_memory_target_megabytes": PEAK_MEMORY_TARGET_MB,
         "rebuild_after_one_release": newest,
@@ -134,6 +169,7 @@ def bench_site(captures_dir: Path) -> dict[str, Any]:
         "rebuild_pages_rendered": step["pages_rendered"],
         "rebuild_pages_unchanged": step["pages_skipped"],
         "rebuild_timings": step["timings"],
+        "rebuild_cpu_seconds": step["cpu_seconds"],
         "rebuild_peak_rss_megabytes": step["peak_rss_megabytes"],
         "pages": pages,
         "files": files,
