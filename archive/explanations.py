@@ -43,7 +43,8 @@ from archive.store import alignment_identities
 from archive.witnesses import comparison_form
 from vocabulary.numbers import is_under
 
-# Bump when parsing or matching changes: stored explanations are then matched again.
+# Bump when matching changes: stored explanations are then matched again. (What the parser
+# made of each article is part of the key: a parser that reads an entry anew matches again.)
 EXPLANATIONS_VERSION = 1
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
@@ -339,12 +340,14 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
 
 
 def inputs_key(db: Database, articles: list[tuple[ArticleInfo, Any]]) -> str:
-    """A hash of everything the matching reads: the articles, and how each release up to the
-    last one they can read was aligned (a release after it, the next one published, changes
-    no match)."""
+    """A hash of everything the matching reads: the articles and every entry the parser read
+    in them (all its fields), and how each release up to the last one they can read was
+    aligned (a release after it, the next one published, changes no match)."""
     digest = hashlib.sha256(f"v{EXPLANATIONS_VERSION}".encode())
     for info, bulletin in articles:
-        digest.update(f"{info.sha256} {info.stated_release} {len(bulletin.entries)}".encode())
+        digest.update(f"{info.sha256} {info.stated_release}".encode())
+        for entry in bulletin.entries:
+            digest.update(repr(entry).encode())  # a dataclass: every field, in order
     for row in alignment_identities(db, until=last_day_read(articles)):
         digest.update(repr(row).encode())
     return digest.hexdigest()

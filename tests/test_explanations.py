@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from sqlite_utils import Database
 
-from archive.explanations import findings, last_day_read
+from archive.explanations import findings, inputs_key, last_day_read
 from archive.manifest import CAPTURES_DIR
 from archive.release_names import load_release_names, store_release_names
 from archive.store import open_store
@@ -68,6 +68,26 @@ def test_setext_headings_subrules_and_a_bulleted_glossary() -> None:
     assert len(glossary.terms) == 12
 
 
+def test_revised_glossary_entries_written_as_sentences_name_their_terms() -> None:
+    # "Specific rule references were added to Encore and Search entries." and "Learn entry
+    # updated ..." name their terms before the word "entry"; "Goad: Now references Goaded."
+    # names it before the colon (they were read as "Search entries" and "Goad:", and the
+    # other three were too long to be terms).
+    mh2 = entry(parsed("2021-06-18-modern-horizons-2"), "Revised Glossary Entries")
+    assert mh2.terms == ["Encore", "Search", "Learn"]
+    afr = entry(parsed("2021-07-15-adventures-in-the-forgotten"), "Revised Glossary Entries")
+    assert afr.terms == ["Goad", "Level Up", "Nontraditional Magic Card", "Traditional Magic Card"]
+
+
+def test_an_entry_read_anew_by_the_parser_is_matched_again(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    articles, _failed = bulletin_articles(CAPTURES_DIR)
+    before = inputs_key(db, articles)
+    glossary = next(e for _info, b in articles for e in b.entries if e.kind == "glossary")
+    glossary.terms = [*glossary.terms[:-1], f"{glossary.terms[-1]} entries"]  # as read before
+    assert inputs_key(db, articles) != before
+
+
 def test_the_magic_2010_article_is_topics() -> None:
     m10 = parsed("2009-06-10-magic-2010")
     headings = [e.heading for e in m10.entries]
@@ -107,6 +127,25 @@ def test_a_draft_number_is_a_finding(explained) -> None:  # type: ignore[no-unty
     db, _path, _counts = explained
     neo = {row["heading"]: row["finding"] for row in findings(db, "2022-02-18")}
     assert neo["701.22d"].startswith("not-in-release: 2022-02-18 has no rule 701.22d")
+
+
+def test_each_revised_glossary_term_is_matched_or_named_in_a_finding(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    rows = db.execute(
+        """SELECT release, status, finding FROM explanations
+           WHERE heading = 'Revised Glossary Entries' AND release IN ('2021-06-09', '2021-07-12')
+           ORDER BY release"""
+    ).fetchall()
+    # 2021-06-09 added a reference to Encore and changed Learn; its Search entry reads as it
+    # did in 2021-04-19, whatever the article says, and the finding names it alone.
+    assert rows == [
+        (
+            "2021-06-09",
+            "matched",
+            "term-not-found: no change in 2021-06-09 to a glossary entry or rule named 'Search'",
+        ),
+        ("2021-07-12", "matched", None),
+    ]
 
 
 def test_articles_without_a_stated_release_land_where_the_names_table_says(explained) -> None:  # type: ignore[no-untyped-def]

@@ -37,6 +37,11 @@ _GLOSSARY_TAIL = re.compile(
     r"\s+(?:to the defined terms.*|is the only addition.*|becomes .*|(?:is |are )?now\b.*)$",
     re.IGNORECASE,
 )
+# "Learn entry updated ...", "... added to Encore and Search entries": the terms come before
+# the word "entry" (after the last "to", when the sentence says what was done to them).
+_NAMED_ENTRIES = re.compile(r"^(?:.*\bto\s+)?(.+?)\s+entr(?:y|ies)\b", re.IGNORECASE)
+# "Level Up: Tells you where to look ...": a term, a colon, then what changed.
+_TERM_THEN_COLON = re.compile(r"^([^:]+):(?:\s|$)")
 # Headings of the articles' own frame, never a rule or a term.
 FRAME_HEADINGS = {
     "what are the comprehensive rules?",
@@ -223,9 +228,20 @@ def glossary_terms(paragraph: str) -> list[str]:
     ['Boast', 'foretell', 'Gold token', 'Shard token']
     >>> glossary_terms('Object now includes "an emblem" in its definition.')
     ['Object']
+    >>> glossary_terms("Specific rule references were added to Encore and Search entries.")
+    ['Encore', 'Search']
+    >>> glossary_terms("Learn entry updated to say that it is a keyword action.")
+    ['Learn']
+    >>> glossary_terms("Level Up: Tells you where to look for Class card info.")
+    ['Level Up']
+    >>> glossary_terms("Goad: Now references Goaded.")
+    ['Goad']
     """
     text = re.sub(r"\([^)]*\)", "", paragraph).strip().rstrip(".")
     text = _GLOSSARY_TAIL.sub("", _GLOSSARY_LEAD.sub("", text))
+    named = _NAMED_ENTRIES.match(text) or _TERM_THEN_COLON.match(text)
+    if named is not None:
+        text = named.group(1)
     pieces = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)
     terms = [re.sub(r"^the\s+", "", piece.strip(" .;")) for piece in pieces]
     return [term for term in terms if term and len(term.split()) <= 5]
