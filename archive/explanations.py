@@ -57,6 +57,7 @@ LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
 RELEASE_WINDOW_DAYS = 45
 # A keyword rule's text is its keyword ("Cleave"); longer texts are never a topic's name.
 TERM_TEXT_LIMIT = 60
+NAME_ADDED = "name-added"  # how a topic's listed name matched: a change added it
 # A heading like "123 (and its subrules)" names a section whose rules changed wholesale.
 SUBRULE_FALLBACK_LIMIT = 40
 
@@ -88,7 +89,7 @@ class _Change:
 
 
 @dataclass
-class _Release:
+class ReleaseChanges:
     """One release's changes from the one before, indexed for matching."""
 
     date: str
@@ -99,7 +100,7 @@ class _Release:
     examples_changed: set[str] = field(default_factory=set)  # rules whose examples changed
 
     @classmethod
-    def load(cls, db: Database, release: str) -> _Release:
+    def load(cls, db: Database, release: str) -> ReleaseChanges:
         previous = db.execute(
             "SELECT max(date) FROM releases WHERE date < ?", [release]
         ).fetchone()[0]
@@ -151,10 +152,10 @@ def _examples_changed(db: Database, previous: str | None, release: str) -> set[s
     return {rule for rule in before.keys() | after.keys() if before.get(rule) != after.get(rule)}
 
 
-def _cached(db: Database, cache: dict[str, _Release], release: str) -> _Release:
+def _cached(db: Database, cache: dict[str, ReleaseChanges], release: str) -> ReleaseChanges:
     """A release's changes, loaded once per run."""
     if release not in cache:
-        cache[release] = _Release.load(db, release)
+        cache[release] = ReleaseChanges.load(db, release)
     return cache[release]
 
 
@@ -171,7 +172,7 @@ def _under(number: str, prefix: str) -> bool:
 
 
 def match_entry(
-    entry: Any, release: _Release, earlier: _Release | None = None
+    entry: Any, release: ReleaseChanges, earlier: ReleaseChanges | None = None
 ) -> tuple[list[tuple[_Change, str, str]], str]:
     """The changes an entry explains, each with its label and how it matched; and the
     finding ('' when something matched).
@@ -201,10 +202,13 @@ def match_entry(
             found.extend((c, number, "number-earlier") for c in earlier.by_label[number])
         else:
             missing.append(number)
+    listed = getattr(entry, "names_listed", False)
     for term in entry.terms:
         hits = [(c, term, "term") for c in release.by_label.get(_key(term), [])]
         if entry.kind == "topic":  # "Cleave": the keyword rule whose whole text is the term
             hits += [(c, term, "term") for c in release.changes if c.term == _key(term)]
+        if listed and not hits:  # a new subtype's name: the changes that added it
+            hits = [(c, term, NAME_ADDED) for c in release.changes if _adds_name(c, term)]
         if hits:
             found.extend(hits)
         else:
@@ -213,12 +217,23 @@ def match_entry(
     return unique, _finding(entry, missing, release)
 
 
-def _finding(entry: Any, missing: list[str], release: _Release) -> str:
+def _adds_name(change: _Change, name: str) -> bool:
+    """True when `change`'s new text has `name` as a word (or words) its old text lacks;
+    typography folded, so "C'tan" is found as the rules print it."""
+    pattern = re.compile(rf"(?<!\w){re.escape(normalise(name))}(?!\w)")
+    return bool(pattern.search(normalise(change.new_text))) and not pattern.search(
+        normalise(change.old_text)
+    )
+
+
+def _finding(entry: Any, missing: list[str], release: ReleaseChanges) -> str:
     if not missing:
         return ""
     reasons = []
     for item in missing:
-        if not item[:1].isdigit():
+        if getattr(entry, "names_listed", False):
+            reasons.append(f"{TERM_NOT_FOUND}: no change in {release.date} adds the name {item!r}")
+        elif not item[:1].isdigit():
             reasons.append(
                 f"{TERM_NOT_FOUND}: no change in {release.date} to a glossary "
                 f"entry or rule named {item!r}"
@@ -251,7 +266,7 @@ def quoted_where(quotes: list[str], changes: list[_Change]) -> list[dict[str, st
 
 
 def choose_release(
-    db: Database, info: ArticleInfo, entries: list[Any], cache: dict[str, _Release]
+    db: Database, info: ArticleInfo, entries: list[Any], cache: dict[str, ReleaseChanges]
 ) -> tuple[str | None, str]:
     """The release an article accompanies, and why."""
     if info.stated_release:
@@ -302,7 +317,7 @@ def store_explanations(db: Database, articles: list[tuple[ArticleInfo, Any]]) ->
     key = inputs_key(db, articles)
     if db.execute("SELECT key FROM explanation_state").fetchone() == (key,):
         return {**stored_counts(db), "unchanged": True}
-    cache: dict[str, _Release] = {}
+    cache: dict[str, ReleaseChanges] = {}
     counts = {"articles": 0, "entries": 0, MATCHED: 0, "findings": 0, "links": 0}
     with db.atomic():
         db.conn.execute("DELETE FROM explanation_state")
@@ -382,8 +397,8 @@ def _store_entry(
     db: Database,
     bulletin_id: int,
     entry: Any,
-    release: _Release | None,
-    earlier: _Release | None,
+    release: ReleaseChanges | None,
+    earlier: ReleaseChanges | None,
     counts: dict[str, int],
 ) -> None:
     matches, finding = match_entry(entry, release, earlier) if release else ([], "no release")

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from sqlite_utils import Database
 
-from archive.explanations import findings, inputs_key, last_day_read
+from archive.explanations import ReleaseChanges, findings, inputs_key, last_day_read, match_entry
 from archive.manifest import CAPTURES_DIR
 from archive.release_names import load_release_names, store_release_names
 from archive.store import open_store
@@ -88,6 +88,15 @@ def test_an_entry_read_anew_by_the_parser_is_matched_again(explained) -> None:  
     assert inputs_key(db, articles) != before
 
 
+def test_a_topic_that_only_lists_names_has_them_as_its_terms() -> None:
+    stx = parsed("2021-04-20-strixhaven")
+    creature = entry(stx, "Creature")  # "Fractal and Inkling": new creature types
+    assert (creature.terms, creature.names_listed) == (["Fractal", "Inkling"], True)
+    neo = parsed("2022-02-09-kamigawa-neon-dynasty")
+    sentence = entry(neo, "New Subtypes")  # "Kaito was added to the list of ..."
+    assert (sentence.terms, sentence.names_listed) == (["New Subtypes"], False)
+
+
 def test_the_magic_2010_article_is_topics() -> None:
     m10 = parsed("2009-06-10-magic-2010")
     headings = [e.heading for e in m10.entries]
@@ -146,6 +155,28 @@ def test_each_revised_glossary_term_is_matched_or_named_in_a_finding(explained) 
         ),
         ("2021-07-12", "matched", None),
     ]
+
+
+def test_listed_names_match_the_rules_that_added_them(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    linked = db.execute(
+        """SELECT e.release, e.heading, m.number FROM explanations e
+           JOIN explanation_links l ON l.explanation_id = e.id
+           JOIN lineage_members m ON m.lineage_id = l.lineage_id AND m.release = l.release
+           WHERE e.kind = 'topic' AND e.status = 'matched' AND l.matched_by = 'name-added'
+             AND e.release IN ('2021-07-12', '2022-06-10') ORDER BY 1, 3"""
+    ).fetchall()
+    assert ("2021-07-12", "Creature", "205.3m") in linked  # Bard ... Tiefling
+    assert ("2021-07-12", "Planeswalker", "205.3j") in linked  # Bahamut ... Zariel
+    assert ("2022-06-10", "Planeswalker Types", "205.3j") in linked  # Elminster, Minsc, Tasha
+    # The same list read against a release that did not add them: each name is a finding.
+    afr = entry(parsed("2021-07-15-adventures-in-the-forgotten"), "Planeswalker")
+    matched, finding = match_entry(afr, ReleaseChanges.load(db, "2021-06-09"))
+    assert not matched
+    assert finding.split("; ")[0] == (
+        "term-not-found: no change in 2021-06-09 adds the name 'Bahamut'"
+    )
+    assert finding.count("term-not-found") == 5
 
 
 def test_articles_without_a_stated_release_land_where_the_names_table_says(explained) -> None:  # type: ignore[no-untyped-def]

@@ -42,6 +42,7 @@ _GLOSSARY_TAIL = re.compile(
 _NAMED_ENTRIES = re.compile(r"^(?:.*\bto\s+)?(.+?)\s+entr(?:y|ies)\b", re.IGNORECASE)
 # "Level Up: Tells you where to look ...": a term, a colon, then what changed.
 _TERM_THEN_COLON = re.compile(r"^([^:]+):(?:\s|$)")
+NAME_WORDS = 3  # a subtype's name is a word or two ("Time Lord"); a longer piece is a sentence
 # Headings of the articles' own frame, never a rule or a term.
 FRAME_HEADINGS = {
     "what are the comprehensive rules?",
@@ -67,6 +68,9 @@ class BulletinEntry:
     terms: list[str] = field(default_factory=list)
     explanation: str = ""
     quoted: list[str] = field(default_factory=list)
+    # A topic whose text is only a list of names ("Creature": "Fractal and Inkling"): its
+    # terms are those names, which the release added to the rules, and not its heading.
+    names_listed: bool = False
 
 
 @dataclass
@@ -179,9 +183,40 @@ def _entry(heading: str, paragraphs: list[str], position: int) -> BulletinEntry 
     topic = _TOPIC_NUMBERING.sub("", clean).strip()
     if not explanation or len(topic) > 60:
         return None
+    names = listed_names(explanation)
     return BulletinEntry(
-        position, clean, "topic", terms=[topic], explanation=explanation, quoted=quoted
+        position,
+        clean,
+        "topic",
+        terms=names or [topic],
+        explanation=explanation,
+        quoted=quoted,
+        names_listed=bool(names),
     )
+
+
+def listed_names(text: str) -> list[str]:
+    """The names a text lists and says nothing else of, one per line or separated by commas
+    and "and"; none when any piece reads as more than a name (`NAME_WORDS`, a capital first).
+
+    >>> listed_names("Bahamut, Ellywick, Lolth, Mordenkainen, Zariel")
+    ['Bahamut', 'Ellywick', 'Lolth', 'Mordenkainen', 'Zariel']
+    >>> listed_names("Powerstone\\n\\nSivitri")
+    ['Powerstone', 'Sivitri']
+    >>> listed_names("Kaito was added to the list of planeswalker types.")
+    []
+    """
+    pieces = [
+        piece.strip()
+        for paragraph in text.split("\n\n")
+        for piece in re.split(r",\s*(?:and\s+)?|\s+and\s+", paragraph.strip().rstrip("."))
+    ]
+    if not pieces or any(
+        not piece[:1].isupper() or len(piece.split()) > NAME_WORDS or re.search(r"[.:;!?]", piece)
+        for piece in pieces
+    ):
+        return []
+    return pieces
 
 
 def rule_numbers(heading: str) -> tuple[list[str], bool]:
