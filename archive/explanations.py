@@ -45,7 +45,7 @@ from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
 # made of each article is part of the key: a parser that reads an entry anew matches again.)
-EXPLANATIONS_VERSION = 1
+EXPLANATIONS_VERSION = 2
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -178,28 +178,19 @@ def match_entry(
     finding ('' when something matched).
 
     With `earlier` (the release before), a listed number that did not change in `release`
-    but did in `earlier` matches there (`number-earlier`): an article sometimes explains a
-    change that a small release in between already carried (Ixalan's 120.2a came with the
-    Commander 2017 release).
+    but did in `earlier`, itself or its subrules, matches there (`number-earlier`,
+    `subrule-earlier`): an article sometimes explains a change that a small release in
+    between already carried (Ixalan's 120.2a came with the Commander 2017 release; Throne of
+    Eldraine's two new subrules of goad, 701.37, with the release of August 2019).
     """
     found: list[tuple[_Change, str, str]] = []
     missing: list[str] = []
     for number in entry.numbers:
-        exact = [(c, number, "number") for c in release.by_label.get(number, [])]
-        below = [
-            (c, label, "subrule")
-            for c in release.changes
-            for label in c.labels
-            if _under(label, number)
-        ]
-        if exact and entry.subrules:
-            found.extend(exact + below)
-        elif exact:
-            found.extend(exact)
-        elif below and len(below) <= SUBRULE_FALLBACK_LIMIT or below and entry.subrules:
-            found.extend(below)
-        elif earlier and number in release.numbers and earlier.by_label.get(number):
-            found.extend((c, number, "number-earlier") for c in earlier.by_label[number])
+        here = _changes_of(release, number, entry.subrules, "")
+        if not here and earlier is not None and number in release.numbers:
+            here = _changes_of(earlier, number, entry.subrules, "-earlier")
+        if here:
+            found.extend(here)
         else:
             missing.append(number)
     listed = getattr(entry, "names_listed", False)
@@ -215,6 +206,24 @@ def match_entry(
             missing.append(term)
     unique = list({(id(c), label): (c, label, how) for c, label, how in found}.values())
     return unique, _finding(entry, missing, release)
+
+
+def _changes_of(
+    release: ReleaseChanges, number: str, subrules: bool, suffix: str
+) -> list[tuple[_Change, str, str]]:
+    """The changes of `release` a listed number names: its own (`number`), with those of its
+    subrules when the entry says so, else its subrules' (`subrule`) when there are few
+    enough (`SUBRULE_FALLBACK_LIMIT`); `suffix` is added to how each matched."""
+    exact = [(c, number, "number" + suffix) for c in release.by_label.get(number, [])]
+    below = [
+        (c, label, "subrule" + suffix)
+        for c in release.changes
+        for label in c.labels
+        if _under(label, number)
+    ]
+    if exact:
+        return exact + below if subrules else exact
+    return below if len(below) <= SUBRULE_FALLBACK_LIMIT or subrules else []
 
 
 def _adds_name(change: _Change, name: str) -> bool:

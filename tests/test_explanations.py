@@ -157,6 +157,32 @@ def test_each_revised_glossary_term_is_matched_or_named_in_a_finding(explained) 
     ]
 
 
+def test_new_subrules_carried_by_the_release_before_match_there(explained) -> None:  # type: ignore[no-untyped-def]
+    db, path, _counts = explained
+    # Throne of Eldraine's article (released with 2019-10-04): "The rules for goad gain two
+    # new subrules!" Goad itself, 701.37, did not change; 701.37b and c came in 2019-08-23.
+    rows = db.execute(
+        """SELECT e.status, l.release, m.number, l.matched_by FROM explanations e
+           JOIN bulletins b ON b.id = e.bulletin_id
+           JOIN explanation_links l ON l.explanation_id = e.id
+           JOIN lineage_members m ON m.lineage_id = l.lineage_id AND m.release = l.release
+           WHERE b.release = '2019-10-04' AND e.heading = '701.37' ORDER BY m.number"""
+    ).fetchall()
+    assert rows == [
+        ("matched", "2019-08-23", "701.37b", "subrule-earlier"),
+        ("matched", "2019-08-23", "701.37c", "subrule-earlier"),
+    ]
+    data = json.loads(
+        CliRunner()
+        .invoke(
+            main, ["diff", "2019-06-12", "2019-10-04", "--rule", "701.37b", "--db", path, "--json"]
+        )
+        .stdout
+    )
+    (change,) = data["changes"]
+    assert [x["matched_by"] for x in change["explanations"]] == ["subrule-earlier"]
+
+
 def test_listed_names_match_the_rules_that_added_them(explained) -> None:  # type: ignore[no-untyped-def]
     db, _path, _counts = explained
     linked = db.execute(
