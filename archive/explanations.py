@@ -369,7 +369,7 @@ def inputs_key(db: Database, articles: list[tuple[ArticleInfo, Any]]) -> str:
     aligned (a release after it, the next one published, changes no match)."""
     digest = hashlib.sha256(f"v{EXPLANATIONS_VERSION}".encode())
     for info, bulletin in articles:
-        digest.update(f"{info.sha256} {info.stated_release}".encode())
+        digest.update(f"{info.sha256} {info.file} {info.stated_release}".encode())
         for entry in bulletin.entries:
             digest.update(repr(entry).encode())  # a dataclass: every field, in order
     for row in alignment_identities(db, until=last_day_read(articles)):

@@ -40,7 +40,7 @@ def bulletin_articles(
         accompanies = item.get("accompanies_cr_release") or {}
         stated = accompanies.get("effective_date_stated_in_article")
         info = ArticleInfo(
-            file=path.as_posix(),
+            file=path.relative_to(captures_dir).as_posix(),  # as the store names captures
             sha256=item["sha256"],
             title=item["title"],
             publish_date=item["publish_date"],
@@ -50,8 +50,6 @@ def bulletin_articles(
             stated_release=stated[:10] if stated else None,
             indexed_release=accompanies.get("effective_date_per_vensersjournal_cr_filename"),
         )
-        bulletin = parse_bulletin(
-            data.decode("utf-8"), path.as_posix(), item["sha256"], item["title"]
-        )
+        bulletin = parse_bulletin(data.decode("utf-8"), info.file, item["sha256"], item["title"])
         articles.append((info, bulletin))
     return articles, failed

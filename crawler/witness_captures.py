@@ -26,14 +26,16 @@ def witness_stores(captures_dir: Path) -> list[CaptureStore]:
     return [CaptureStore(root) for root in witness_roots(captures_dir)]
 
 
-def parse_record(store: CaptureStore, record: CaptureRecord) -> WitnessDocument:
-    """One witness capture read (sha256 checked) and parsed by its parser."""
+def parse_record(store: CaptureStore, record: CaptureRecord, captures_dir: Path) -> WitnessDocument:
+    """One witness capture read (sha256 checked) and parsed by its parser; its file named
+    from the captures folder (`web/000_....txt`), as the store names every capture, never
+    by where this machine keeps the folder."""
     document = parse_witness(
         store.read(record),
         record.parser or "",
         record.source,
         record.sha256,
-        (store.root / record.file).as_posix(),
+        (store.root / record.file).relative_to(captures_dir).as_posix(),
         record.url or None,
         record.quotes,
     )
@@ -55,7 +57,7 @@ def witness_documents(captures_dir: Path) -> tuple[list[WitnessDocument], list[t
             if record.kind != "witness":
                 continue
             try:
-                documents.append(parse_record(store, record))
+                documents.append(parse_record(store, record, captures_dir))
             except (OSError, StoreError, UnknownParser) as error:
                 failed.append((record.file, str(error)))
     return documents, failed

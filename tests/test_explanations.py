@@ -132,6 +132,18 @@ def test_the_counts(explained) -> None:  # type: ignore[no-untyped-def]
     assert len(listed) == counts["findings"] and all(row["finding"] for row in listed)
 
 
+def test_each_article_is_named_from_the_captures_folder(explained) -> None:  # type: ignore[no-untyped-def]
+    db, path, _counts = explained
+    files = [row[0] for row in db.execute("SELECT file FROM bulletins")]
+    assert len(files) == 34
+    assert all(f.startswith("bulletins/articles/") and (CAPTURES_DIR / f).is_file() for f in files)
+    args = ["diff", "2016-09-30", "2016-11-11", "--rule", "511.2", "--db", path, "--json"]
+    (change,) = json.loads(CliRunner().invoke(main, args).stdout)["changes"]
+    assert change["explanations"][0]["file"] == (
+        "bulletins/articles/2017-01-20-aether-revolt-update-bulletin-comprehensive-rules-changes.md"
+    )
+
+
 def test_a_draft_number_is_a_finding(explained) -> None:  # type: ignore[no-untyped-def]
     db, _path, _counts = explained
     neo = {row["heading"]: row["finding"] for row in findings(db, "2022-02-18")}

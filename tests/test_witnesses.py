@@ -198,7 +198,9 @@ def test_rulings_are_stored_as_witnesses_without_a_comparison(witnessed_store):
     assert found
 
 
-def test_show_lists_the_crystal_keep_witness_of_504_2_in_march_2008(witnessed_store, tmp_path):
+def test_show_lists_the_crystal_keep_witness_of_504_2_in_march_2008(
+    witnessed_store, witnessed_captures, tmp_path
+):
     witnesses = witnesses_for(witnessed_store, "2008-02-01", "504.2")
     assert [(w["source"], w["release"], w["same_release"]) for w in witnesses] == [
         ("crystalkeep-504-2008", "2007-05-01", False)
@@ -210,6 +212,10 @@ def test_show_lists_the_crystal_keep_witness_of_504_2_in_march_2008(witnessed_st
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
     assert [w["source"] for w in shown["witnesses"]] == ["crystalkeep-504-2008"]
+    # The capture is named from the captures folder, as the releases' captures are: not by
+    # where this machine keeps that folder.
+    (capture,) = [w["capture"] for w in shown["witnesses"]]
+    assert capture.startswith("web/") and (witnessed_captures / capture).is_file()
     text = CliRunner().invoke(main, ["show", "504.2", "--as-of", "2002-10-07", "--db", db_file])
     assert "witness: wizards-morph-2002 quotes the 2002-10-07 wording: differs" in text.output
 
