@@ -103,6 +103,8 @@ def test_the_magic_2010_article_is_topics() -> None:
     assert "6) Deathtouch" in headings and "2A) Battlefield" in headings
     assert all(e.kind == "topic" for e in m10.entries)
     assert entry(m10, "6) Deathtouch").terms == ["Deathtouch"]
+    # a heading that lists terms names each of them
+    assert entry(m10, "2B) Cast, Play, and Activate").terms == ["Cast", "Play", "Activate"]
 
 
 def test_every_vendored_article_is_its_bytes() -> None:
@@ -193,6 +195,26 @@ def test_new_subrules_carried_by_the_release_before_match_there(explained) -> No
     )
     (change,) = data["changes"]
     assert [x["matched_by"] for x in change["explanations"]] == ["subrule-earlier"]
+
+
+def test_a_topic_heading_that_lists_terms_matches_each(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    linked = db.execute(
+        """SELECT e.status, e.finding, ev.new_numbers FROM explanations e
+           JOIN explanation_links l ON l.explanation_id = e.id
+           JOIN lineage_events ev ON ev.lineage_id = l.lineage_id AND ev.release = l.release
+           WHERE e.heading = '2B) Cast, Play, and Activate' ORDER BY ev.new_numbers"""
+    ).fetchall()
+    # Magic 2010's new words: each glossary entry and each keyword action of that name
+    assert [numbers for _status, _finding, numbers in linked] == [
+        '["701.10"]',
+        '["701.2"]',
+        '["701.4"]',
+        '["Activate"]',
+        '["Cast"]',
+        '["Play"]',
+    ]
+    assert {(status, finding) for status, finding, _numbers in linked} == {("matched", None)}
 
 
 def test_listed_names_match_the_rules_that_added_them(explained) -> None:  # type: ignore[no-untyped-def]

@@ -42,6 +42,7 @@ _GLOSSARY_TAIL = re.compile(
 _NAMED_ENTRIES = re.compile(r"^(?:.*\bto\s+)?(.+?)\s+entr(?:y|ies)\b", re.IGNORECASE)
 # "Level Up: Tells you where to look ...": a term, a colon, then what changed.
 _TERM_THEN_COLON = re.compile(r"^([^:]+):(?:\s|$)")
+_LIST_PIECES = re.compile(r",\s*(?:and\s+)?|\s+and\s+")  # "a, b, and c", "a and b"
 NAME_WORDS = 3  # a subtype's name is a word or two ("Time Lord"); a longer piece is a sentence
 # Headings of the articles' own frame, never a rule or a term.
 FRAME_HEADINGS = {
@@ -188,7 +189,7 @@ def _entry(heading: str, paragraphs: list[str], position: int) -> BulletinEntry 
         position,
         clean,
         "topic",
-        terms=names or [topic],
+        terms=names or _LIST_PIECES.split(topic),  # "Cast, Play, and Activate": three terms
         explanation=explanation,
         quoted=quoted,
         names_listed=bool(names),
@@ -209,7 +210,7 @@ def listed_names(text: str) -> list[str]:
     pieces = [
         piece.strip()
         for paragraph in text.split("\n\n")
-        for piece in re.split(r",\s*(?:and\s+)?|\s+and\s+", paragraph.strip().rstrip("."))
+        for piece in _LIST_PIECES.split(paragraph.strip().rstrip("."))
     ]
     if not pieces or any(
         not piece[:1].isupper() or len(piece.split()) > NAME_WORDS or re.search(r"[.:;!?]", piece)
@@ -277,7 +278,7 @@ def glossary_terms(paragraph: str) -> list[str]:
     named = _NAMED_ENTRIES.match(text) or _TERM_THEN_COLON.match(text)
     if named is not None:
         text = named.group(1)
-    pieces = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)
+    pieces = _LIST_PIECES.split(text)
     terms = [re.sub(r"^the\s+", "", piece.strip(" .;")) for piece in pieces]
     return [term for term in terms if term and len(term.split()) <= 5]
 
