@@ -193,12 +193,11 @@ def match_entry(
             found.extend(here)
         else:
             missing.append(number)
-    listed = getattr(entry, "names_listed", False)
     for term in entry.terms:
         hits = [(c, term, "term") for c in release.by_label.get(_key(term), [])]
         if entry.kind == "topic":  # "Cleave": the keyword rule whose whole text is the term
             hits += [(c, term, "term") for c in release.changes if c.term == _key(term)]
-        if listed and not hits:  # a new subtype's name: the changes that added it
+        if entry.names_listed and not hits:  # a new subtype's name: the changes that added it
             hits = [(c, term, NAME_ADDED) for c in release.changes if _adds_name(c, term)]
         if hits:
             found.extend(hits)
@@ -240,7 +239,7 @@ def _finding(entry: Any, missing: list[str], release: ReleaseChanges) -> str:
         return ""
     reasons = []
     for item in missing:
-        if getattr(entry, "names_listed", False):
+        if entry.names_listed:
             reasons.append(f"{TERM_NOT_FOUND}: no change in {release.date} adds the name {item!r}")
         elif not item[:1].isdigit():
             reasons.append(
