@@ -34,6 +34,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from functools import cached_property
 from typing import Any
 
 from sqlite_utils import Database
@@ -86,6 +87,12 @@ class _Change:
     old_text: str
     new_text: str
     term: str = ""  # a keyword rule's whole text ("Cleave"), folded, for matching topics
+
+    @cached_property
+    def folded_texts(self) -> tuple[str, str]:
+        """Old and new text, typography folded: read by every listed name of every article
+        weighed against this release, so folded once."""
+        return normalise(self.old_text), normalise(self.new_text)
 
 
 @dataclass
@@ -198,7 +205,7 @@ def match_entry(
         if entry.kind == "topic":  # "Cleave": the keyword rule whose whole text is the term
             hits += [(c, term, "term") for c in release.changes if c.term == _key(term)]
         if entry.names_listed and not hits:  # a new subtype's name: the changes that added it
-            hits = [(c, term, NAME_ADDED) for c in release.changes if _adds_name(c, term)]
+            hits = [(c, term, NAME_ADDED) for c in _changes_adding(release, term)]
         if hits:
             found.extend(hits)
         else:
@@ -225,13 +232,15 @@ def _changes_of(
     return below if len(below) <= SUBRULE_FALLBACK_LIMIT or subrules else []
 
 
-def _adds_name(change: _Change, name: str) -> bool:
-    """True when `change`'s new text has `name` as a word (or words) its old text lacks;
+def _changes_adding(release: ReleaseChanges, name: str) -> list[_Change]:
+    """The changes whose new text has `name` as a word (or words) their old text lacks;
     typography folded, so "C'tan" is found as the rules print it."""
     pattern = re.compile(rf"(?<!\w){re.escape(normalise(name))}(?!\w)")
-    return bool(pattern.search(normalise(change.new_text))) and not pattern.search(
-        normalise(change.old_text)
-    )
+    return [
+        change
+        for change in release.changes
+        if pattern.search(change.folded_texts[1]) and not pattern.search(change.folded_texts[0])
+    ]
 
 
 def _finding(entry: Any, missing: list[str], release: ReleaseChanges) -> str:
