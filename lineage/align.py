@@ -78,6 +78,7 @@ MAX_GAP = 24  # longer gaps are not filled: their order says little
 MOVED = 85.0  # token-set similarity for a clause found far from where it was, most words kept
 MOVED_LEFT = 70.0  # the same for clauses nothing else claims, its place no evidence against it
 IN_GAP = 20.0  # enough for a clause between two pairs, in the same place under the same parent
+EXAMPLES_KEPT = STRICT  # examples as alike as a pair of rules on words alone: the same examples
 MAX_ROUNDS = 4  # rounds of pairing, each with the context the one before found; few need 3
 CANDIDATES = 12  # most similar clauses considered for each: families of alike rules are big
 FAR_CANDIDATES = 3  # found anywhere by their words alone: the best few, the rest are noise
@@ -724,7 +725,7 @@ def _gap_candidates(
             if _fits(old[o], new[n], context.number_map) and _same_place_says_enough(
                 old[o], new[n]
             ):
-                score = _similarity(old[o], new[n], codes)
+                score = _similarity_in_place(old[o], new[n], codes)
                 if score >= IN_GAP:
                     off_diagonal = abs((o - anchor) - (n - anchor_new))
                     yield score + context.bonus(o, n) - off_diagonal, score, n, o, IN_PLACE
@@ -971,6 +972,27 @@ def _title_pattern(title: str) -> re.Pattern[str]:
 
 def _similarity(old: Clause, new: Clause, codes: WordCodes) -> float:
     return float(fuzz.ratio(codes.encode(old.normalised), codes.encode(new.normalised)))
+
+
+def _similarity_in_place(old: Clause, new: Clause, codes: WordCodes) -> float:
+    """The word similarity of two clauses in the same place; when both have examples and
+    kept them nearly word for word (`EXAMPLES_KEPT`), of their whole wordings, examples
+    included, if that is higher. An example illustrates its rule: a rule rewritten in its
+    place keeps its examples, a new rule brings its own (2001-07-23: 419.8b said anew how
+    replacement effects interact, under the same example of gaining life; 2003-07-01: 500.5
+    on blocking requirements restated around its example of a creature that "blocks if
+    able"). A scenario reused for another rule is rewritten around it (2009: 421.3's
+    two-player flying loop became 713.3's fragmented one), and stays below the bar."""
+    score = _similarity(old, new, codes)
+    if not (old.examples and new.examples):
+        return score
+    if fuzz.ratio(codes.encode(old.examples), codes.encode(new.examples)) < EXAMPLES_KEPT:
+        return score
+    whole = fuzz.ratio(
+        codes.encode(f"{old.normalised}\n{old.examples}"),
+        codes.encode(f"{new.normalised}\n{new.examples}"),
+    )
+    return max(score, float(whole))
 
 
 class _Context:

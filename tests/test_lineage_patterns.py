@@ -147,6 +147,26 @@ def test_3_a_clause_alone_between_two_pairs_continues_the_one_it_reads_like(
     assert kaladesh.kind("505.4") == "renumbered+reworded"
 
 
+def test_3_a_rule_rewritten_in_its_place_keeps_its_examples(full_store: Database) -> None:
+    """A rule whose words were all rewritten, in its place, under the examples it had: the
+    same rule (2001-07-23: 419.8b, "Two or more replacement effects can interact without
+    contradicting one another." -> "A replacement effect can become applicable ...", the
+    same example of gaining life; 2003-07-01: 500.5 on blocking requirements). A rule that
+    reused another's scenario, rewritten, is a new rule: 713.3's fragmented loop (2009)
+    tells the flying loop of the removed 421.3 anew."""
+    apocalypse = Aligned(full_store, "1999-11-01", "2001-07-23")
+    assert apocalypse.successor["419.8b"] == "419.8b"
+    assert apocalypse.kind("419.8b") == "reworded"
+    legions = Aligned(full_store, "2003-03-15", "2003-07-01")
+    assert legions.successor["500.5"] == "500.5"
+    assert legions.kind("500.5") == "reworded"
+
+
+def test_3_examples_rewritten_around_a_new_rule_are_no_evidence(rewrite_2009: Aligned) -> None:
+    assert rewrite_2009.ending("421.3") == "removed"
+    assert rewrite_2009.kind("713.3") == "added"
+
+
 def clause(number: str, text: str, position: int, parent: str) -> Clause:
     return Clause(position, "subrule", number, parent, None, text, text, position)
 
