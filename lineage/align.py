@@ -726,8 +726,8 @@ def _gap_candidates(
             if _fits(old[o], new[n], context.number_map) and _same_place_says_enough(
                 old[o], new[n]
             ):
-                score = _similarity_in_place(old[o], new[n], codes)
-                if score >= IN_GAP:
+                score = _similarity(old[o], new[n], codes)
+                if score >= IN_GAP or _examples_kept(old[o], new[n], codes):
                     off_diagonal = abs((o - anchor) - (n - anchor_new))
                     yield score + context.bonus(o, n) - off_diagonal, score, n, o, IN_PLACE
                     if not alone:
@@ -1034,25 +1034,22 @@ def _similarity(old: Clause, new: Clause, codes: WordCodes) -> float:
     return float(fuzz.ratio(codes.encode(old.normalised), codes.encode(new.normalised)))
 
 
-def _similarity_in_place(old: Clause, new: Clause, codes: WordCodes) -> float:
-    """The word similarity of two clauses in the same place; when both have examples and
-    kept them nearly word for word (`EXAMPLES_KEPT`), of their whole wordings, examples
-    included, if that is higher. An example illustrates its rule: a rule rewritten in its
-    place keeps its examples, a new rule brings its own (2001-07-23: 419.8b said anew how
-    replacement effects interact, under the same example of gaining life; 2003-07-01: 500.5
-    on blocking requirements restated around its example of a creature that "blocks if
-    able"). A scenario reused for another rule is rewritten around it (2009: 421.3's
-    two-player flying loop became 713.3's fragmented one), and stays below the bar."""
-    score = _similarity(old, new, codes)
+def _examples_kept(old: Clause, new: Clause, codes: WordCodes) -> bool:
+    """True when both clauses have examples, nearly word for word the same (`EXAMPLES_KEPT`).
+
+    An example illustrates its rule: a rule rewritten in its place keeps its examples, a
+    new rule brings its own (2001-07-23: 419.8b said anew how replacement effects interact,
+    under the same example of gaining life; 2003-07-01: 500.5 on blocking requirements
+    restated around its example of a creature that "blocks if able"). So kept examples let
+    a pair in a gap be considered however few of the rule's own words are left, ranked by
+    those words: ranked by its examples, a pair outran the one a merge is found from (read
+    from 2002-10-07 straight to 2008-02-01, 418.5d and 418.5a became 418.5h, words and
+    examples of both, and the merge was lost). A scenario reused for another rule is
+    rewritten around it (2009: 421.3's two-player flying loop became 713.3's fragmented
+    one), and stays below the bar."""
     if not (old.examples and new.examples):
-        return score
-    if fuzz.ratio(codes.encode(old.examples), codes.encode(new.examples)) < EXAMPLES_KEPT:
-        return score
-    whole = fuzz.ratio(
-        codes.encode(f"{old.normalised}\n{old.examples}"),
-        codes.encode(f"{new.normalised}\n{new.examples}"),
-    )
-    return max(score, float(whole))
+        return False
+    return fuzz.ratio(codes.encode(old.examples), codes.encode(new.examples)) >= EXAMPLES_KEPT
 
 
 class _Context:
