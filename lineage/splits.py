@@ -97,6 +97,7 @@ def find_splits_and_merges(
         "piece",
         PIECE_WORDS,
         from_glossary=True,
+        new_siblings=True,
         codes=codes,
     )
     sources = _Side(old, new_of, words_old, at_old, result.passed_over_old, result.nearest_old, "")
@@ -173,6 +174,9 @@ class _Side:
     role: str  # how `moved_words` names a clause attached from this side
     least_words: int = 1  # fewer words than this never attach
     from_glossary: bool = False  # whether a clause may come from a glossary entry far away
+    # whether a clause may be a new one written on the pattern of one attached before it
+    # (a split's pieces; two old rules that said the same thing both merge into one)
+    new_siblings: bool = False
     codes: WordCodes | None = None  # to compare word order (the sides that attach)
 
 
@@ -254,6 +258,9 @@ def _attach_unpaired(
     (`_CitingEntries`), however few words it lost; an old rule said again, in order, by a
     rule anywhere (`RESTATED`) is merged there when the rule it was under let it go
     (`_let_go`).
+    A piece that holds no more than half its words among those its source lost and no piece
+    before it took, and says something the source never said, is a new clause written on
+    that piece's pattern (`_new_sibling`), and stays added.
     Glossary entries attach only as absorbed ones, to a neighbouring entry: a new entry
     beside one that lost words is too often a new term for part of an old one.
     """
@@ -261,6 +268,7 @@ def _attach_unpaired(
     entries: _MovedWordIndex | None = None
     citing: _CitingEntries | None = None
     reached = dict(these.partner)  # and each clause attached -> where it attached
+    taken: dict[int, Counter[str]] = defaultdict(Counter)  # words attached clauses took
     for i in [i for i in range(len(these.clauses)) if i not in these.partner]:
         clause, words = these.clauses[i], these.words[i]
         if clause.heading or words.total() < these.least_words:
@@ -293,6 +301,11 @@ def _attach_unpaired(
             if found is None:
                 found = _passage_home(these, those, changed, i, candidates)
             found = _unless_a_rule_said_it(found, rules_of_those, clause)
+        if found is not None and these.new_siblings:
+            j = found[0]
+            if _new_sibling(words, changed[j] - taken[j], those.words[j]):
+                continue
+            taken[j] += words
         if found is not None:
             moved_words[(these.role, i)] = round(100 * found[1], 1)
             reached[i] = found[0]
@@ -330,6 +343,19 @@ def _attach_unpaired(
         if folded is not None:
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
+
+
+def _new_sibling(words: Counter[str], left: Counter[str], source: Counter[str]) -> bool:
+    """True when a piece with `words` holds too few of the words its source lost that are
+    `left` (`MOVED_WORDS`: the pieces before it took the rest) and has a word the source
+    never had: a new clause on the pattern of a piece before it (2003-10-01: 502.7d, on
+    protection from Equipment, beside 502.7c's from enchantments; 2016-11-11: 603.10e, a new
+    look-back trigger beside those 603.6d listed). Words with a digit are labels and rule
+    numbers ("Layer 7a", "see rule 604.3"): a renumbering changes them, so they say nothing
+    new."""
+    if share_contained(words, left) >= MOVED_WORDS:
+        return False
+    return any(word not in source and not any(ch.isdigit() for ch in word) for word in words)
 
 
 def _parallel_case(

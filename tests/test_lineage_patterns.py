@@ -323,8 +323,29 @@ def test_5_template_clauses_are_no_split_pieces(rewrite_2009: Aligned) -> None:
         continued = next(n for n, o in result.matches.items() if o == source)
         if rewrite_2009.old[source].normalised == new[continued].normalised:
             pytest.fail(f"{rewrite_2009.old[source].label} kept all its words but split")
-        for piece in pieces:  # (or found by a sentence a glossary entry gave it)
-            assert result.evidence_new(piece)[0] in ("split-off", "entry-sentence")
+        # (or found by a sentence a glossary entry gave it, or one it kept word for word:
+        # 612.3 says 418.5a's "Within each sublayer, apply effects in timestamp order.")
+        for piece in pieces:
+            assert result.evidence_new(piece)[0] in ("split-off", "entry-sentence", "sentence")
+
+
+def test_5_a_new_clause_on_a_pieces_pattern_is_no_piece(
+    full_store: Database, rewrite_2009: Aligned
+) -> None:
+    """A new rule written on the pattern of a piece beside it repeats the words that piece
+    took from the source and adds what the source never said: it is new, not a piece.
+    2003-10-01 split protection's 502.7b into 502.7b-f, and 502.7d (Equipment) was new; in
+    2016-11-11 603.6d's list of look-back triggers became 603.10a-g, and 603.10e (a spell
+    countered) was new. The 2009 layers keep their pieces: "Layer 7a" is a label, and a
+    label that follows a renumbering says nothing new."""
+    onslaught = Aligned(full_store, "2003-07-01", "2003-10-01")
+    assert onslaught.successor["502.7b"] == "502.7b"
+    assert onslaught.pieces("502.7b") == ["502.7c", "502.7e", "502.7f"]
+    assert onslaught.kind("502.7d") == "added"
+    kaladesh = Aligned(full_store, "2016-09-30", "2016-11-11")
+    assert {"603.10a", "603.10d", "603.10g"} <= set(kaladesh.pieces("603.6d"))
+    assert kaladesh.kind("603.10e") == "added"
+    assert {"612.3a", "612.3b", "612.3c", "612.3d"} <= set(rewrite_2009.pieces("418.5a"))
 
 
 def test_5_a_short_absorbed_clause_is_a_merge(rewrite_2009: Aligned) -> None:
