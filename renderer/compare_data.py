@@ -243,32 +243,29 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
         path = f"{FOLDER}/n/{date}.json"
         data.files[path] = body = _dump(_names(db, date, headings))
         names[date] = versioned(path, body)
-        members = _release_members(db, date)
         examples = _release_examples(db, date)
+        rows: list[list[int]] = []
         # A state is what the clause is, not where it stands (its part id and position are
-        # left out); the version hashes stand for the texts, which are read only for new ones.
-        keyed = [
-            (
-                row,
-                owned := examples.get(row[3], ()) if GROUP[row[2]] == "rule" else (),
-                (*row[2:7], owned),
-            )
-            for row in members
-        ]
-        new_versions = {
-            version
-            for row, owned, key in keyed
-            if key not in lineages.get(row[0], _NO_LINEAGE).keys
-            for version in (row[6], *owned)
-        }
-        versions = _versions(db, new_versions) if new_versions else {}
-        rows = []
-        for row, owned, key in keyed:
+        # left out); the version hashes stand for the texts, which are read only for the
+        # states met for the first time (a release brings a few hundred among thousands).
+        unseen: list[tuple[list[int], _Row, tuple[str, ...], tuple[Any, ...], _Lineage]] = []
+        for row in _release_members(db, date):
             lineage_id = row[0]
             lineage = lineages.get(lineage_id)
             if lineage is None:
                 lineage = lineages[lineage_id] = _Lineage()
+            owned = examples.get(row[3], ()) if GROUP[row[2]] == "rule" else ()
+            key = (*row[2:7], owned)
             state = lineage.keys.get(key)
+            rows.append(member := [lineage_id, -1 if state is None else state])
+            if state is None:
+                unseen.append((member, row, owned, key, lineage))
+            else:
+                lineage.last[state] = number
+        new_versions = {version for _, row, owned, _, _ in unseen for version in (row[6], *owned)}
+        versions = _versions(db, new_versions) if new_versions else {}
+        for member, row, owned, key, lineage in unseen:  # in document order, as they came
+            state = lineage.keys.get(key)  # (met twice in this release: the first made it)
             if state is None:
                 clause, wording = _state(row, owned, versions)
                 state = lineage.keys[key] = len(lineage.states)
@@ -281,7 +278,7 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
                 lineage.first.append(number)
                 lineage.last.append(number)
             lineage.last[state] = number
-            rows.append([lineage_id, state])
+            member[1] = state
         path = f"{FOLDER}/r/{date}.json"
         data.files[path] = body = _dump(rows)
         releases[date] = versioned(path, body)
