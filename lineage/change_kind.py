@@ -84,13 +84,14 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
 
 def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> str:
     renumbered = _label_key(old) != _label_key(new)
-    if old.normalised == new.normalised:
+    before, after = compared_texts(old, new)
+    if before == after:
         if renumbered:
             return RENUMBERED
         return UNCHANGED if old.version_hash == new.version_hash else FORMATTING
-    if only_formatting_differs(old.normalised, new.normalised):
+    if only_formatting_differs(before, after):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
-    before, after = fold_markup(old.normalised), fold_markup(new.normalised)
+    before, after = fold_markup(before), fold_markup(after)
     if _only_references_follow(before, after, number_map):
         if renumbered:
             return RENUMBERED
@@ -116,6 +117,17 @@ def _references(text: str) -> list[tuple[str, str]]:
 def _masked_titled(text: str) -> str:
     """The text with every reference, and the title quoted after it, replaced by `#`."""
     return TITLED_REFERENCE.sub("#", text)
+
+
+def compared_texts(old: Clause, new: Clause) -> tuple[str, str]:
+    """The two texts whose difference `kind_of_change` names: the clauses' normalised texts,
+    but only the definitions of a glossary entry whose term changed. An entry prints its term
+    on its first line, and the term is its label: a new term over the same definition is a
+    renumbering, as a new number is for a rule (2026-04-17: "Removed from Combat" -> "Remove
+    from Combat")."""
+    if old.kind == new.kind == "glossary" and _label_key(old) != _label_key(new):
+        return old.normalised.partition("\n")[2], new.normalised.partition("\n")[2]
+    return old.normalised, new.normalised
 
 
 def _label_key(clause: Clause) -> str:

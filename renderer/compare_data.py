@@ -44,7 +44,7 @@ from archive.collector import collector_paused
 from archive.keyed import keyed_rows
 from archive.lookup import names_in
 from archive.normalise import fold_markup
-from lineage.change_kind import reference_end_pairs
+from lineage.change_kind import compared_texts, reference_end_pairs
 from lineage.clause import GROUP, Clause, joined_examples
 from lineage.derived import unconfirmed_lineages
 from lineage.stored_diffs import member_text
@@ -132,7 +132,8 @@ def _kinds(
             continue
         # the numbers the engine checks (`kind_of_change`), each end of a range on its own;
         # the two kinds differ only when they can follow, so there always are such pairs
-        pairs = reference_end_pairs(fold_markup(old.normalised), fold_markup(new.normalised))
+        before, after = compared_texts(old, new)  # (a glossary term is a label, not words)
+        pairs = reference_end_pairs(fold_markup(before), fold_markup(after))
         assert pairs is not None, f"{old.label} -> {new.label}: kinds differ, no references"
         codes[i * count + j] = DEPENDS
         depends[i * count + j] = [

@@ -111,6 +111,31 @@ def test_reference_formatting_and_wording_are_told_apart() -> None:
     assert mask_references("rules 504.2 and 702.34a") == "rules # and #"
 
 
+def entry(term: str, definition: str, position: int = 0) -> Clause:
+    text = f"{term}\n{definition}"
+    return Clause(position, "glossary", None, None, term, text, normalise(text), position)
+
+
+def test_a_new_term_with_the_same_definition_is_a_renumbering() -> None:
+    """A glossary entry's term is its label, as a number is a rule's: a new term over the
+    same definition is `renumbered`, not a rewording (2026-04-17: "Removed from Combat" ->
+    "Remove from Combat"); a definition that changed too is `renumbered+reworded`, and a
+    definition changed under the same term is `reworded`."""
+    definition = "To stop being an attacking, blocking, or attacked permanent. See rule 506.4."
+    before = entry("Removed from Combat", definition)
+    assert kind_of_change(before, entry("Remove from Combat", definition), {}) == "renumbered"
+    reworded = definition.replace("To stop", "To cease")
+    assert kind_of_change(before, entry("Remove from Combat", reworded), {}) == (
+        "renumbered+reworded"
+    )
+    assert kind_of_change(before, entry("Removed from Combat", reworded), {}) == "reworded"
+    # the definition's reference followed its rule while the term changed: still a renumbering
+    moved = definition.replace("506.4", "506.5")
+    assert kind_of_change(before, entry("Remove from Combat", moved), {"506.4": "506.5"}) == (
+        "renumbered"
+    )
+
+
 def test_a_title_quoted_with_a_reference_is_part_of_it() -> None:
     """A reference names its rule by number and, often, by the title quoted after it; when
     the rule moves and is renamed, both follow (2009-07-08: 424.2 -> 116.3 quotes rule 602,
