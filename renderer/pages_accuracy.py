@@ -16,6 +16,7 @@ from renderer.context import Site
 
 # What each truth file judges (by its name); a file not listed is described by its name.
 PAIR_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})\.csv$")
+YEAR_FILE = re.compile(r"^(\d{4})\.csv$")  # each transition between that year's releases
 SAMPLE_FILE = "sample.csv"
 
 
@@ -26,6 +27,12 @@ def describe_file(name: str) -> str:
         return (
             f"{found[1]} → {found[2]}: every clause that is not unchanged or plainly"
             " renumbered, and a seeded sample of the others"
+        )
+    found = YEAR_FILE.match(name)
+    if found:
+        return (
+            f"each transition between the {found[1]} releases: every clause that is not"
+            " unchanged or plainly renumbered, and a seeded sample of the others"
         )
     if name == SAMPLE_FILE:
         return "every other transition: a seeded random sample, stratified by kind"

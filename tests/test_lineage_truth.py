@@ -38,6 +38,7 @@ def test_truth_files_exist() -> None:
     assert "sample.csv" in names
     assert "2021-06-09_2021-07-12.csv" in names
     assert "2003-03-15_2003-07-01.csv" in names
+    assert "2026.csv" in names
 
 
 def test_truth_is_well_formed(full_lineage: Database) -> None:
