@@ -84,11 +84,13 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
 
 def _kind_of_text_change(old: Clause, new: Clause, number_map: dict[str | None, str | None]) -> str:
     renumbered = _label_key(old) != _label_key(new)
-    before, after = compared_texts(old, new)
-    if before == after:
+    if old.normalised == new.normalised:  # nearly every clause of a release: asked first
         if renumbered:
             return RENUMBERED
         return UNCHANGED if old.version_hash == new.version_hash else FORMATTING
+    before, after = compared_texts(old, new)
+    if before == after:  # a glossary entry's new term over the same definition
+        return RENUMBERED
     if only_formatting_differs(before, after):
         return RENUMBERED if renumbered else FORMATTING  # markup or lost characters only
     before, after = fold_markup(before), fold_markup(after)
