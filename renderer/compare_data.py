@@ -97,7 +97,6 @@ class _Lineage:
         return hashlib.sha1(f"{','.join(self.digests)}|{order}".encode()).hexdigest()[:20]
 
 
-_NO_LINEAGE = _Lineage()  # what a lineage not met yet looks like: no states
 Kinds = tuple[str, dict[int, list[Any]]]
 
 
