@@ -18,22 +18,19 @@ from renderer.context import Site
 PAIR_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})\.csv$")
 YEAR_FILE = re.compile(r"^(\d{4})\.csv$")  # each transition between that year's releases
 SAMPLE_FILE = "sample.csv"
+EVERY_HARD_CLAUSE = (
+    "every clause that is not unchanged or plainly renumbered, and a seeded sample of the others"
+)
 
 
 def describe_file(name: str) -> str:
     """'Every hard decision of 2009-05-01 → 2009-07-08' for a truth file's name."""
     found = PAIR_FILE.match(name)
     if found:
-        return (
-            f"{found[1]} → {found[2]}: every clause that is not unchanged or plainly"
-            " renumbered, and a seeded sample of the others"
-        )
+        return f"{found[1]} → {found[2]}: {EVERY_HARD_CLAUSE}"
     found = YEAR_FILE.match(name)
     if found:
-        return (
-            f"each transition between the {found[1]} releases: every clause that is not"
-            " unchanged or plainly renumbered, and a seeded sample of the others"
-        )
+        return f"each transition between the {found[1]} releases: {EVERY_HARD_CLAUSE}"
     if name == SAMPLE_FILE:
         return "every other transition: a seeded random sample, stratified by kind"
     return name
