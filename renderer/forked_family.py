@@ -1,23 +1,23 @@
-"""One page family prepared and rendered in a process of its own while the build prepares
+"""Page families prepared and rendered in a process of their own while the build prepares
 and renders the others.
 
 Preparing a page is computing its key (renderer.writer): a rebuild after one new release
 spends most of its time there, on one core, and the rule-number family alone (25,000 of
-the 31,000 pages) is half of it. In a rebuild, forked once the model is loaded, that family
-is prepared, and its changed pages rendered, beside the rest; what it produced (the keys of
-its pages and files, the files it changed, its counts, the word diffs it computed) comes
-back through a pipe and joins the build's manifest. Its progress comes back the same way,
-and is heard between this process's own chunks of pages (no thread: the render workers fork
-from here). A build from nothing does not fork it (renderer.build): it renders every page,
-and its render workers already keep the cores busy.
-"""
+the 31,000 pages) is half of it. A build from nothing spends it rendering: the two
+processes then share the pages, each rendering the families it prepared. Forked once
+the model is loaded, the process prepares its families and renders their changed pages;
+what it produced (the keys of its pages and files, the files it changed, its counts, the
+word diffs it computed, the time each family took to prepare) comes back through a pipe
+and joins the build's manifest. Its progress comes back the same way, and is heard between
+this process's own chunks of pages (no thread: the render workers fork from here).
+Which families go, and how the cores are shared out, is the build's choice
+(renderer.build)."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
 import multiprocessing
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -38,7 +38,7 @@ class FamilyResult:
     rendered: int
     skipped: int
     diffs: dict[str, str]  # the word diffs its pages computed (renderer.diffcache)
-    seconds: float  # preparing the family, as the build's timings report a step
+    timings: dict[str, float]  # step -> seconds preparing it, as the build reports steps
 
 
 def can_fork(workers: int) -> bool:
@@ -46,13 +46,14 @@ def can_fork(workers: int) -> bool:
 
 
 class ForkedFamily:
-    """The family `prepare` queues, prepared and rendered in a forked process."""
+    """The pages `prepare` queues, prepared and rendered in a forked process; `prepare`
+    returns how long each family it queued took."""
 
     def __init__(
         self,
         name: str,
         site: Site,
-        prepare: Callable[[Site], object],
+        prepare: Callable[[Site], dict[str, float]],
         workers: int,
         start: Callable[[], None],
     ) -> None:
@@ -118,7 +119,7 @@ class ForkedFamily:
 
 def _run(
     site: Site,
-    prepare: Callable[[Site], object],
+    prepare: Callable[[Site], dict[str, float]],
     workers: int,
     start: Callable[[], None],
     sender: Connection,
@@ -130,9 +131,7 @@ def _run(
         writer = site.writer
         before = dict(writer.pages)
         rendered, skipped = writer.rendered, writer.skipped
-        began = time.perf_counter()
-        prepare(site)
-        seconds = round(time.perf_counter() - began, 2)
+        timings = prepare(site)
         if not gc.isenabled():  # paused by the build while it prepares: resumed as there
             resume_collection()
         sender.send(("queued", (len(writer.jobs), writer.skipped - skipped)))
@@ -152,7 +151,7 @@ def _run(
             writer.rendered - rendered,
             writer.skipped - skipped,
             diffs,
-            seconds,
+            timings,
         )
         sender.send(("result", result))
     except BaseException as error:  # sent as the outcome, raised again by the build

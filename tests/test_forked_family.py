@@ -1,10 +1,11 @@
-"""The rule pages, prepared and rendered in a process of their own beside the rest of a
-rebuild (renderer.forked_family): the same site as a build in one process, never forked for
-a build from nothing, and a failure on either side stops the build and leaves no process
-behind."""
+"""Page families prepared and rendered in a process of their own beside the rest of a build
+(renderer.forked_family): the rule pages in a rebuild, the rule and keyword pages in a build
+from nothing; either way the same site as a build in one process, and a failure on either
+side stops the build and leaves no process behind."""
 
 from __future__ import annotations
 
+import filecmp
 import json
 import multiprocessing
 import shutil
@@ -15,7 +16,7 @@ import pytest
 from sqlite_utils import Database
 
 import renderer.build
-from renderer.build import FORKED_STEP, build_site
+from renderer.build import FAMILY_FROM_NOTHING, FAMILY_IN_A_REBUILD, build_site
 from renderer.progress import Progress
 from renderer.state import MANIFEST, site_state
 
@@ -32,8 +33,9 @@ class StagesHeard(Progress):
         super().stage(name)
 
 
-def _forked(heard: StagesHeard) -> bool:
-    return any(name.startswith(f"{FORKED_STEP} (begun in a process") for name in heard.heard)
+def _forked(heard: StagesHeard, families: tuple[str, ...]) -> bool:
+    label = " and ".join(families)
+    return any(name == f"{label} (begun in a process of its own)" for name in heard.heard)
 
 
 def test_a_rebuild_prepares_the_rule_pages_beside_and_agrees_with_one_process(
@@ -48,7 +50,7 @@ def test_a_rebuild_prepares_the_rule_pages_beside_and_agrees_with_one_process(
     shutil.copytree(site_state(small_site), site_state(out))
     heard = StagesHeard()
     beside = build_site(small_lineage, out, search=False, workers=2, progress=heard)
-    assert _forked(heard)
+    assert _forked(heard, FAMILY_IN_A_REBUILD)
     assert (beside.pages_rendered, beside.files_changed) == (0, 0)
     pages = json.loads((site_state(out) / MANIFEST).read_text())["pages"]
     assert sum(path.startswith("rule/") for path in pages) > 1000
@@ -56,15 +58,39 @@ def test_a_rebuild_prepares_the_rule_pages_beside_and_agrees_with_one_process(
     assert (alone.pages_rendered, alone.files_changed) == (0, 0)
 
 
-def test_a_build_from_nothing_forks_no_family(tiny_lineage: Database, tmp_path: Path) -> None:
-    """Every page of a first build is rendered: the render workers share the cores, and no
-    process prepares a family beside them (one would only copy the model as it reads it)."""
+def test_a_build_from_nothing_shares_the_pages_out_and_writes_what_one_process_does(
+    tiny_lineage: Database, tmp_path: Path
+) -> None:
+    """A first build with two workers renders the rule and keyword pages in a process of its
+    own (the next build, a rebuild, forks the rule pages alone); every file it writes, and
+    its manifest, are the ones a build in one process writes."""
     heard = StagesHeard()
-    first = build_site(tiny_lineage, tmp_path / "_site", search=False, workers=2, progress=heard)
-    assert first.pages_rendered > 0 and not _forked(heard)
+    shared = build_site(tiny_lineage, tmp_path / "two", search=False, workers=2, progress=heard)
+    assert shared.pages_rendered > 0 and _forked(heard, FAMILY_FROM_NOTHING)
+    alone = build_site(tiny_lineage, tmp_path / "one", search=False, workers=1)
+    assert (shared.pages_rendered, shared.files_changed) == (
+        alone.pages_rendered,
+        alone.files_changed,
+    )
+    _assert_same_files(tmp_path / "two", tmp_path / "one")
+    manifests = [
+        json.loads((site_state(tmp_path / name) / MANIFEST).read_text()) for name in ("two", "one")
+    ]
+    assert manifests[0]["pages"] == manifests[1]["pages"]
+    assert any(path.startswith("keyword/") for path in manifests[0]["pages"])
     heard = StagesHeard()
-    build_site(tiny_lineage, tmp_path / "_site", search=False, workers=2, progress=heard)
-    assert _forked(heard)
+    build_site(tiny_lineage, tmp_path / "two", search=False, workers=2, progress=heard)
+    assert _forked(heard, FAMILY_IN_A_REBUILD)
+
+
+def _assert_same_files(left: Path, right: Path) -> None:
+    """Every file under `left` and `right` the same, by name and byte for byte."""
+    names = [
+        sorted(p.relative_to(top) for p in top.rglob("*") if p.is_file()) for top in (left, right)
+    ]
+    assert names[0] == names[1]
+    _match, mismatch, errors = filecmp.cmpfiles(left, right, names[0], shallow=False)
+    assert (mismatch, errors) == ([], [])
 
 
 def _built(db: Database, out: Path) -> Path:
