@@ -215,10 +215,11 @@ def _fork_family(
     each side renders in its own process alone): each render process more copies the
     shared model page by page as it reads it (with two render workers on each side, four
     processes on two cores, a full build made 870,000 page faults)."""
-    rebuild = bool(site.writer.previous)
-    names = FAMILY_IN_A_REBUILD if rebuild else FAMILY_FROM_NOTHING
+    if site.writer.previous:  # a rebuild
+        names, beside, here = FAMILY_IN_A_REBUILD, workers, workers
+    else:
+        names, beside, here = FAMILY_FROM_NOTHING, workers // 2, workers - workers // 2
     forked = [step for step in STEPS if step[0] in names]
-    beside = workers if rebuild else workers // 2
     label = " and ".join(names)
     progress.stage(f"{label} (begun in a process of its own)")
 
@@ -232,7 +233,7 @@ def _fork_family(
 
     family = ForkedFamily(label, site, prepare, beside, start=lambda: _reopen(site))
     left = tuple(step for step in STEPS if step[0] not in names)
-    return family, left, workers if rebuild else workers - beside
+    return family, left, here
 
 
 Histories = dict[int, dict[str, Any]]
@@ -254,5 +255,5 @@ STEPS: tuple[Step, ...] = (
 # (25,000 of the 31,000 pages) is about what all the others take. In a build from nothing
 # it is rendering them: the keyword pages go with the rule numbers', and the two processes
 # then end within half a second of each other (without them, 1.1 to 1.8 s apart).
-FAMILY_IN_A_REBUILD = ("rules",)
-FAMILY_FROM_NOTHING = ("rules", "keywords")
+FAMILY_IN_A_REBUILD: tuple[str, ...] = ("rules",)
+FAMILY_FROM_NOTHING: tuple[str, ...] = ("rules", "keywords")
