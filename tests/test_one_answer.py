@@ -5,7 +5,7 @@ seeded sample of clause histories from every era, with every face-down and morph
 (tests/data/facedown_lineage.json) and glossary entries named as a reader names them,
 compared between `rules-history trace/blame/show --json`
 and the history pages: numbers through time, wording spans, blame, the kind of each change,
-the number today.
+the number today. Last, the in-browser compare on the whole archive against `diff --json`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from sqlite_utils import Database
+from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, compare
 
 from renderer.linkcheck import check_site
+from renderer.serve import serve_in_thread
 from rules_history.cli import main
 
 DATA = Path(__file__).parent / "data" / "facedown_lineage.json"
@@ -314,3 +316,50 @@ def test_cli_and_site_agree_on_every_sampled_history(
                 problems.append(f"{label}: show {number} of {day} differs from the page's wording")
     assert not problems, "\n".join(problems[:20])
     assert shown_words > 0.9 * len(sampled)
+
+
+# --- the in-browser compare on the whole archive --------------------------------------
+COMPARED_PAIRS = 4  # seeded pairs of releases of any distance, and as many of neighbours
+
+
+def compared_pairs(db: Database) -> list[tuple[str, str]]:
+    """Seeded pairs of the whole archive's releases: any two, and two that follow each
+    other (what a reader compares most: the release and the one before it)."""
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    chooser = random.Random(SEED)
+    pairs = []
+    for _ in range(COMPARED_PAIRS):
+        old, new = sorted(chooser.sample(dates, 2))
+        pairs.append((old, new))
+    for i in chooser.sample(range(len(dates) - 1), COMPARED_PAIRS):
+        pairs.append((dates[i], dates[i + 1]))
+    return pairs
+
+
+@pytest.mark.browser
+def test_the_whole_archive_compares_in_the_browser_as_the_cli_does(
+    browser: Any, full_lineage: Database, full_site: Path
+) -> None:
+    """The browser tests compare on the small site; here seeded pairs of the whole archive's
+    135 releases, served over HTTP, give what `rules-history diff --json` gives: the same
+    counts per kind and the same changes (lineage, kind, numbers, word diff) in order."""
+    server, base = serve_in_thread(full_site)
+    context = browser.new_context()
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    compared = 0
+    try:
+        for old, new in compared_pairs(full_lineage):
+            compare(tab, base, f"old={old}&new={new}")
+            expected = cli_json(full_lineage, "diff", old, new)
+            assert tab.evaluate(SUMMARY_JS) == expected["summary"], (old, new)
+            shown = tab.evaluate(CHANGES_JS)
+            assert shown == [as_shown(change) for change in expected["changes"]], (old, new)
+            compared += len(shown)
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert not errors
+    assert compared > 1000  # pairs years apart differ in thousands of clauses
