@@ -5,7 +5,8 @@ seeded sample of clause histories from every era, with every face-down and morph
 (tests/data/facedown_lineage.json) and glossary entries named as a reader names them,
 compared between `rules-history trace/blame/show --json`
 and the history pages: numbers through time, wording spans, blame, the kind of each change,
-the number today. Last, the in-browser compare on the whole archive against `diff --json`.
+the number today. Last, the whole site served: any number on any day against `show
+--as-of`, and the in-browser compare against `diff --json`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ import json
 import os
 import random
 import re
+import urllib.request
+from collections.abc import Iterator
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -318,8 +322,108 @@ def test_cli_and_site_agree_on_every_sampled_history(
     assert shown_words > 0.9 * len(sampled)
 
 
-# --- the in-browser compare on the whole archive --------------------------------------
+# --- the whole archive served: any day of any number, any two releases compared ---------
+DAYS_ASKED = 200  # seeded (number, day) pairs: a third fall in a wording, the rest between
 COMPARED_PAIRS = 4  # seeded pairs of releases of any distance, and as many of neighbours
+# The answer's first line: in force (or not in use), and the release it names first.
+IN_FORCE = re.compile(r'<p class="(inforce|unused)">.*?<a href="/releases/([0-9-]+)/[#"]', re.S)
+
+
+@pytest.fixture(scope="module")
+def full_served(full_site: Path) -> Iterator[str]:
+    """The whole site over HTTP, as `rules-history serve` answers it (days included)."""
+    server, base = serve_in_thread(full_site)
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+def days_asked(db: Database) -> list[tuple[str, str]]:
+    """Seeded (number, day): any number the rules ever used, any day from the first
+    release to the newest one's next year."""
+    numbers = sorted(
+        row[0]
+        for row in db.execute(
+            "SELECT DISTINCT number FROM lineage_members WHERE kind != 'glossary'"
+        )
+    )
+    first, newest = db.execute("SELECT min(date), max(date) FROM releases").fetchone()
+    start = date.fromisoformat(first).toordinal()
+    end = date.fromisoformat(newest).toordinal() + 365
+    chooser = random.Random(SEED)
+    return [
+        (chooser.choice(numbers), date.fromordinal(chooser.randint(start, end)).isoformat())
+        for _ in range(DAYS_ASKED)
+    ]
+
+
+def words(text: str) -> str:
+    """Text as words: the page shows _italics_ as emphasis, and spaces as HTML lays them."""
+    return " ".join(text.replace("_", "").split())
+
+
+def test_any_day_of_any_number_reads_as_show_gives_it(
+    full_lineage: Database, full_served: str
+) -> None:
+    """`rules-history show N --as-of DAY` and the served /rule/N/DAY/ give the same answer
+    on the whole archive: the same release in force and the same wording, or, when the
+    number was not in use that day, no wording on either (the page says so, and names the
+    release in force). A day on which the number's wording began is that wording's own
+    page."""
+    problems, shown = [], 0
+    for number, day in days_asked(full_lineage):
+        result = CliRunner().invoke(
+            main, ["show", number, "--as-of", day, "--json", "--db", db_file(full_lineage)]
+        )
+        clause = json.loads(result.output) if result.exit_code == 0 else None
+        with urllib.request.urlopen(f"{full_served}/rule/{number}/{day}/") as response:
+            html = response.read().decode()
+        # the number page's answer for the day, or the page of the wording begun that day
+        view = html.split('<div id="asof-day" class="asof-view">', 1)[-1]
+        found = IN_FORCE.search(view)
+        assert found is not None, f"{number} on {day}: the page names no release"
+        state, release = found.groups()
+        quote = BeautifulSoup(view, "html.parser").select_one("blockquote.wording")
+        label = f"{number} on {day}"
+        if clause is None:
+            if state != "unused" or quote is not None:
+                problems.append(f"{label}: show says {result.output.strip()!r}; the page quotes")
+            elif f"in the {release} release" not in result.output:
+                problems.append(f"{label}: page's release {release}; show: {result.output}")
+            continue
+        shown += 1
+        if state != "inforce" or release != clause["release"]:
+            problems.append(f"{label}: page's release {release}, show's {clause['release']}")
+        if quote is None or words(clause["text"]) not in words(quote.get_text()):
+            problems.append(f"{label}: the page's wording is not show's")
+    assert not problems, "\n".join(problems[:20])
+    assert DAYS_ASKED / 5 < shown < DAYS_ASKED  # both kinds of answer were asked for
+
+
+@pytest.mark.browser
+def test_the_whole_archive_compares_in_the_browser_as_the_cli_does(
+    browser: Any, full_lineage: Database, full_served: str
+) -> None:
+    """The browser tests compare on the small site; here seeded pairs of the whole archive's
+    135 releases, served over HTTP, give what `rules-history diff --json` gives: the same
+    counts per kind and the same changes (lineage, kind, numbers, word diff) in order."""
+    context = browser.new_context()
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    compared = 0
+    try:
+        for old, new in compared_pairs(full_lineage):
+            compare(tab, full_served, f"old={old}&new={new}")
+            expected = cli_json(full_lineage, "diff", old, new)
+            assert tab.evaluate(SUMMARY_JS) == expected["summary"], (old, new)
+            shown = tab.evaluate(CHANGES_JS)
+            assert shown == [as_shown(change) for change in expected["changes"]], (old, new)
+            compared += len(shown)
+    finally:
+        context.close()
+    assert not errors
+    assert compared > 1000  # pairs years apart differ in thousands of clauses
 
 
 def compared_pairs(db: Database) -> list[tuple[str, str]]:
@@ -334,32 +438,3 @@ def compared_pairs(db: Database) -> list[tuple[str, str]]:
     for i in chooser.sample(range(len(dates) - 1), COMPARED_PAIRS):
         pairs.append((dates[i], dates[i + 1]))
     return pairs
-
-
-@pytest.mark.browser
-def test_the_whole_archive_compares_in_the_browser_as_the_cli_does(
-    browser: Any, full_lineage: Database, full_site: Path
-) -> None:
-    """The browser tests compare on the small site; here seeded pairs of the whole archive's
-    135 releases, served over HTTP, give what `rules-history diff --json` gives: the same
-    counts per kind and the same changes (lineage, kind, numbers, word diff) in order."""
-    server, base = serve_in_thread(full_site)
-    context = browser.new_context()
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    compared = 0
-    try:
-        for old, new in compared_pairs(full_lineage):
-            compare(tab, base, f"old={old}&new={new}")
-            expected = cli_json(full_lineage, "diff", old, new)
-            assert tab.evaluate(SUMMARY_JS) == expected["summary"], (old, new)
-            shown = tab.evaluate(CHANGES_JS)
-            assert shown == [as_shown(change) for change in expected["changes"]], (old, new)
-            compared += len(shown)
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
-    assert not errors
-    assert compared > 1000  # pairs years apart differ in thousands of clauses
