@@ -16,6 +16,7 @@ import os
 import random
 import re
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from datetime import date
 from functools import cache
@@ -28,6 +29,7 @@ from click.testing import CliRunner
 from sqlite_utils import Database
 from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, compare
 
+from lineage.derived import derived_releases
 from renderer.linkcheck import check_site
 from renderer.serve import serve_in_thread
 from rules_history.cli import main
@@ -398,6 +400,55 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
             problems.append(f"{label}: the page's wording is not show's")
     assert not problems, "\n".join(problems[:20])
     assert DAYS_ASKED / 5 < shown < DAYS_ASKED  # both kinds of answer were asked for
+
+
+DIFF_PAGES = 30  # seeded /diff/ pages of neighbouring releases, of the archive's 134
+
+
+def diff_page(path: Path) -> tuple[dict[str, int], Counter[tuple[str, tuple[str, ...]]]]:
+    """What a /diff/ page shows: its counts per kind, and each change as (kind, the numbers
+    its heading links: old, then new when they differ)."""
+    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    counts = {}
+    for link in soup.select("p.counts a.kind"):
+        kind, _, count = link.get_text().rpartition(" ")
+        counts[kind] = int(count.replace(",", ""))
+    changes: Counter[tuple[str, tuple[str, ...]]] = Counter()
+    for heading in soup.select("article.change h3"):
+        numbers = tuple(
+            link.get_text()
+            for link in heading.find_all("a", recursive=False)
+            if "hist" not in link.get("class", []) and "uncertain" not in link.get_text()
+        )
+        changes[(heading.select_one("span.kind").get_text(), numbers)] += 1
+    return counts, changes
+
+
+def test_the_diff_pages_list_what_diff_lists(full_lineage: Database, full_site: Path) -> None:
+    """Each release's /diff/ page from the release before it (a seeded sample, and the
+    derived copy's) gives the counts and the changes of `rules-history diff --json`. The
+    derived copy's page counts its unconfirmed differences as one kind; the CLI gives them
+    apart, by kind."""
+    pages = sorted((full_site / "diff").glob("*/*/index.html"))
+    copies = {page for page in pages if page.parent.name in derived_releases(full_lineage)}
+    chosen = set(random.Random(SEED).sample(pages, DIFF_PAGES)) | copies
+    for page in sorted(chosen):
+        old, new = page.parent.parent.name, page.parent.name
+        expected = cli_json(full_lineage, "diff", old, new)
+        counts = {kind: n for kind, n in expected["summary"].items() if kind != "unchanged"}
+        if expected.get("unconfirmed"):
+            counts["unconfirmed"] = sum(expected["unconfirmed"].values())
+        listed: Counter[tuple[str, tuple[str, ...]]] = Counter()
+        for change in expected["changes"]:
+            before, after = ", ".join(change["old"]), ", ".join(change["new"])
+            numbers = ([before] if before else []) + (
+                [after] if after and change["new"] != change["old"] else []
+            )
+            listed[(change["kind"], tuple(numbers))] += 1
+        shown_counts, shown = diff_page(page)
+        assert shown_counts == counts, (old, new)
+        assert shown == listed, (old, new, (shown - listed) or (listed - shown))
+    assert copies and len(chosen) >= DIFF_PAGES
 
 
 @pytest.mark.browser
