@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -216,15 +217,24 @@ BROWSER_MARKS = [
 VIEWPORT = {"width": 1100, "height": 900}  # a laptop's window; phone tests set their own
 
 
-@pytest.fixture(scope="session")
-def base_url(small_site: Path) -> Iterator[str]:
-    """The small site served over real HTTP on 127.0.0.1, as `rules-history serve` does."""
+@contextmanager
+def serving(site: Path) -> Iterator[str]:
+    """`site` served over real HTTP on 127.0.0.1, as `rules-history serve` does: its base URL."""
     from renderer.serve import serve_in_thread
 
-    server, base = serve_in_thread(small_site)
-    yield base
-    server.shutdown()
-    server.server_close()
+    server, base = serve_in_thread(site)
+    try:
+        yield base
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(small_site: Path) -> Iterator[str]:
+    """The small site served."""
+    with serving(small_site) as base:
+        yield base
 
 
 @pytest.fixture

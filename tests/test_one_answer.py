@@ -26,12 +26,12 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
+from conftest import serving
 from sqlite_utils import Database
 from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, compare
 
 from lineage.derived import derived_releases
 from renderer.linkcheck import check_site
-from renderer.serve import serve_in_thread
 from rules_history.cli import main
 
 DATA = Path(__file__).parent / "data" / "facedown_lineage.json"
@@ -334,10 +334,8 @@ IN_FORCE = re.compile(r'<p class="(inforce|unused)">.*?<a href="/releases/([0-9-
 @pytest.fixture(scope="module")
 def full_served(full_site: Path) -> Iterator[str]:
     """The whole site over HTTP, as `rules-history serve` answers it (days included)."""
-    server, base = serve_in_thread(full_site)
-    yield base
-    server.shutdown()
-    server.server_close()
+    with serving(full_site) as base:
+        yield base
 
 
 def days_asked(db: Database) -> list[tuple[str, str]]:

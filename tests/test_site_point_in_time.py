@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import serving
 from sqlite_utils import Database
 from static_host import static_host
 
 from archive.errors import LookupFailed
 from lineage.trace import trace
 from renderer.environment import long_date
-from renderer.serve import serve_in_thread
 
 DAY = "2008-03-17"
 ASKED = f"/rule/504.2/{DAY}/"
@@ -42,10 +42,8 @@ def fetch(url: str) -> tuple[int, str]:
 
 @pytest.fixture(scope="module")
 def served(small_site: Path) -> Iterator[str]:
-    server, base = serve_in_thread(small_site)
-    yield base
-    server.shutdown()
-    server.server_close()
+    with serving(small_site) as base:
+        yield base
 
 
 def test_serve_answers_any_day_with_the_wording_in_force(served: str) -> None:
