@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,34 @@ def test_every_command_has_help(command):
 def test_readme_documents_every_command(command):
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     assert f"rules-history {' '.join(command)}" in readme
+
+
+def command_documentation(readme: str, command: tuple[str, ...]) -> str:
+    """A command's documentation in the README: its entry under "Commands", the sections
+    that entry sends the reader to ('See "Crawling" below'), and the section's opening
+    paragraph, which holds what every command takes."""
+    commands = readme.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+    opening = commands.split("\n- `rules-history", 1)[0]
+    entries = re.split(r"\n(?=- `rules-history )", commands)
+    name = f"- `rules-history {' '.join(command)}"
+    entry = next(e for e in entries if e.startswith(name + " ") or e.startswith(name + "`"))
+    sections = []
+    for title in re.findall(r'See "([^"]+)"', entry):
+        title = " ".join(title.split())  # the entry may break its line inside the title
+        heading = re.search(rf"\n#+ (?:`[^`]*`: )?{re.escape(title)}[^\n]*\n", readme)
+        assert heading, f"{name}: no section {title!r}"
+        sections.append(readme[heading.end() :].split("\n## ", 1)[0])
+    return "\n".join([opening, entry, *sections])
+
+
+@pytest.mark.parametrize("command", list(all_commands()), ids=" ".join)
+def test_readme_documents_every_option(command):
+    """Every option a command takes is named where the README documents that command."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    documented = command_documentation(readme, command)
+    found = main
+    for name in command:
+        found = found.commands[name]
+    options = [opt for p in found.params for opt in p.opts if opt.startswith("--")]
+    missing = [opt for opt in options if not re.search(rf"{re.escape(opt)}\b", documented)]
+    assert not missing, f"rules-history {' '.join(command)}: {missing} not in the README"
