@@ -42,6 +42,7 @@ from archive.parse import (
     parse_release,
 )
 from archive.release_names import release_name
+from archive.stored_texts import renormalise, text_hash
 from archive.workers import die_with_parent
 
 # Bump when the parser's output changes: stored captures of an older version are parsed again.
@@ -61,10 +62,7 @@ class IngestReport:
     skipped: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
-
-
-def text_hash(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=10).hexdigest()
+    renormalised: int = 0  # stored texts whose comparison form an older normalise made
 
 
 @collector_paused()  # the known hashes grow to every text of the archive, and are kept
@@ -76,6 +74,7 @@ def ingest_captures(
     """Ingest every capture the folder's manifest lists; return what happened to each."""
     report = IngestReport()
     captures = load_manifest(captures_dir)  # a bad manifest is refused before any change
+    report.renormalised = renormalise(db)  # texts stored by an older normalise, made again
     wanted = {entry_key(capture) for capture in captures}
     stored = {
         row[0]

@@ -13,6 +13,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
+# Bump when `normalise` gives another form for some text: the store's forms are then made
+# again (archive.stored_texts). 2: runs of spaced dashes are one dash in one pass.
+NORMALISE_VERSION = 2
 _CHARACTERS = str.maketrans(
     {
         "\u2018": "'",
@@ -47,7 +50,9 @@ _CHARACTERS = str.maketrans(
     }
 )
 _TRADEMARKS = re.compile(r"\((?:tm|TM|r|R)\)")
-_DOUBLE_DASH = re.compile(r"\s*-{2,}\s*|\s+-\s+")  # spaced or doubled dashes: one "-"
+# Spaced or doubled dashes, and runs of them ("a - - b"), are one "-": in one pass, so that a
+# normalised text is final (a run read one dash at a time left "--" for a second pass).
+_DOUBLE_DASH = re.compile(r"\s*-(?:\s*-)+\s*|\s+-\s+")
 _ELLIPSIS = re.compile(r"\u2026")
 # Font-letter mana of the 1999-11-01 conversion: "o2" is {2}, "ocT" is {T}, "oW" is {W}.
 _FONT_MANA = re.compile(r"(?<![A-Za-z0-9])o(c?)([0-9]{1,2}|[WUBRGXYZST])(?![A-Za-z0-9])")

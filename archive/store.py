@@ -630,6 +630,14 @@ def m017_alignment_token(db: Database) -> None:
     db.execute("ALTER TABLE lineage_alignments ADD COLUMN aligned_as TEXT")
 
 
+@migrations()
+def m018_normaliser_state(db: Database) -> None:
+    """Which version of `normalise` made the stored comparison forms (archive.stored_texts):
+    a store made before it was recorded holds the first version's."""
+    db.execute("CREATE TABLE normaliser_state (version INTEGER NOT NULL)")
+    db.execute("INSERT INTO normaliser_state (version) VALUES (1)")
+
+
 def alignment_identities(db: Database, until: str | None = None) -> list[tuple[object, ...]]:
     """Each release's alignment row (up to the release `until`, if given), in release order,
     as what was computed from its lineages names it: the captures, the version and the token

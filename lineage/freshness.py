@@ -12,6 +12,7 @@ from sqlite_utils import Database
 from archive.capture_diffs import differences_stale
 from archive.errors import RulesHistoryError
 from archive.store import migrations
+from archive.stored_texts import normalised_stale
 from lineage.answers import first_stale
 from lineage.store import stale_release
 
@@ -53,6 +54,8 @@ def store_problem(db: Database) -> str | None:
         return f"the store is from an older version (before {waiting[0].name}): {UPDATE}"
     if not db.execute("SELECT count(*) FROM releases").fetchone()[0]:
         return "the store holds no release yet: run `rules-history ingest`"
+    if normalised_stale(db):
+        return f"the texts' comparison forms were made by an older version: {UPDATE}"
     if not db.execute("SELECT count(*) FROM lineage_alignments").fetchone()[0]:
         return f"the store has no lineages yet: {UPDATE}"
     behind = stale_release(db)

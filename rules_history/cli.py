@@ -65,6 +65,8 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
             f"ingested {len(report.ingested)}, already stored {len(report.skipped)}, "
             f"failed {len(report.failed)}"
         )
+        if report.renormalised:
+            click.echo(f"comparison forms made again: {report.renormalised} texts")
         click.echo(f"witnesses: {len(witnessed['stored'])} captures, {witnessed['counts']}")
         click.echo(f"lineage: aligned {lineage['aligned']} of {lineage['releases']} releases")
         click.echo(f"names: {update.names} releases named")
