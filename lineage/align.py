@@ -122,7 +122,7 @@ def align(old: list[Clause], new: list[Clause], codes: WordCodes | None = None) 
         _pair_the_rest(old, new, result, codes)
         if _follow_children(old, new, result, codes):
             _pair_by_children(old, new, result, codes)  # the heading given up, by its own
-    find_splits_and_merges(old, new, result, codes)
+    find_splits_and_merges(old, new, result, codes, _KeywordTest(old, new, result))
     _merge_headings_by_children(old, new, result)
     _classify(old, new, result)
     return result
@@ -1053,6 +1053,20 @@ def _examples_kept(old: Clause, new: Clause, codes: WordCodes) -> bool:
     if not (old.examples and new.examples):
         return False
     return fuzz.ratio(codes.encode(old.examples), codes.encode(new.examples)) >= EXAMPLES_KEPT
+
+
+class _KeywordTest:
+    """`_Context.another_keyword` once the pairs are made, the context read when first asked
+    (most releases have no unpaired clause to ask about)."""
+
+    def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
+        self.old, self.new, self.result = old, new, result
+        self.context: _Context | None = None
+
+    def __call__(self, o: int, n: int) -> bool:
+        if self.context is None:
+            self.context = _Context(self.old, self.new, self.result)
+        return self.context.another_keyword(o, n)
 
 
 class _Context:

@@ -7,7 +7,7 @@ trace of it, with the piece that holds its earliest statement."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -69,7 +69,11 @@ PIECE_WORDS = 4  # a shorter new rule ("Instants have no subtypes.") matches any
 
 
 def find_splits_and_merges(
-    old: list[Clause], new: list[Clause], result: Alignment, codes: WordCodes
+    old: list[Clause],
+    new: list[Clause],
+    result: Alignment,
+    codes: WordCodes,
+    another_keyword: Callable[[int, int], bool] = lambda _o, _n: False,
 ) -> None:
     """Unpaired new clauses drawn from an old one; unpaired old ones absorbed by a new one.
 
@@ -78,7 +82,10 @@ def find_splits_and_merges(
     absorbed clause of words its new home gained. Sources are looked for near the piece
     (and the rules those neighbours belong to) and, by the words that moved, anywhere. The
     identity of a split stays with the piece that carries the old clause's first sentence.
-    The two searches are one (`_attach_unpaired`), run in each direction.
+    The two searches are one (`_attach_unpaired`), run in each direction. A new rule that
+    is an old one written for another keyword (`another_keyword(old, new)`: 2024's disguise
+    casting rule 702.168b, on morph's 702.37c template) is no piece of it: a new keyword's
+    rules begin there.
     """
     old_of = result.matches
     new_of = {o: n for n, o in old_of.items()}
@@ -102,7 +109,10 @@ def find_splits_and_merges(
     )
     sources = _Side(old, new_of, words_old, at_old, result.passed_over_old, result.nearest_old, "")
     old_rules = RulesByRareWords(old)  # read once, by both searches for a piece's source
-    for piece, source in _attach_unpaired(pieces, sources, lost, result.moved_words, old_rules):
+    attached = _attach_unpaired(
+        pieces, sources, lost, result.moved_words, old_rules, lambda n, o: another_keyword(o, n)
+    )
+    for piece, source in attached:
         result.splits.setdefault(source, []).append(piece)
     for piece, entry, score in entry_pieces(old, new, result, words_new, codes, old_rules.hold):
         result.splits.setdefault(entry, []).append(piece)
@@ -238,6 +248,7 @@ def _attach_unpaired(
     changed: _Difference,
     moved_words: dict[tuple[str, int], float],
     rules_of_those: RulesByRareWords,
+    refused: Callable[[int, int], bool] = lambda _i, _j: False,
 ) -> Iterable[tuple[int, int]]:
     """(unpaired rule of `these`, paired rule of `those` it went into or came from).
 
@@ -262,7 +273,8 @@ def _attach_unpaired(
     before it took, and says something the source never said, is a new clause written on
     that piece's pattern (`_new_sibling`), and stays added.
     Glossary entries attach only as absorbed ones, to a neighbouring entry: a new entry
-    beside one that lost words is too often a new term for part of an old one.
+    beside one that lost words is too often a new term for part of an old one. A clause
+    never attaches where `refused(clause, other)` says it may not.
     """
     at, at_these = those.at, these.at
     entries: _MovedWordIndex | None = None
@@ -301,6 +313,8 @@ def _attach_unpaired(
             if found is None:
                 found = _passage_home(these, those, changed, i, candidates)
             found = _unless_a_rule_said_it(found, rules_of_those, clause)
+        if found is not None and refused(i, found[0]):
+            found = None
         if found is not None and these.new_siblings:
             j = found[0]
             if _new_sibling(words, changed[j] - taken[j], those.words[j]):
@@ -316,6 +330,7 @@ def _attach_unpaired(
         other = these.passed_over.get(i)
         if (
             other is not None
+            and not refused(i, other)
             and other in changed
             and changed[other].total()
             and these.nearest[i] >= STRICT
@@ -340,7 +355,7 @@ def _attach_unpaired(
             citing = citing or _CitingEntries(those, these.clauses)
             folded = _passage_home(these, those, changed, i, citing.of(clause))
             folded = _unless_a_rule_said_it(folded, rules_of_those, clause)
-        if folded is not None:
+        if folded is not None and not refused(i, folded[0]):
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
 

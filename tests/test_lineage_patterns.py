@@ -329,6 +329,24 @@ def test_5_template_clauses_are_no_split_pieces(rewrite_2009: Aligned) -> None:
             assert result.evidence_new(piece)[0] in ("split-off", "entry-sentence", "sentence")
 
 
+def test_5_a_new_keywords_rule_on_another_keywords_template_is_no_piece(
+    full_store: Database,
+) -> None:
+    """2024-02-06: disguise's casting rule 702.168b was written on morph's 702.37c, word for
+    word but for the keyword and ward {2}, while 702.37c only gained "and announce that
+    you're using a morph ability". The new rule begins disguise's history; it is no piece
+    of morph's, and 702.37c was reworded, not split. The same for 2022-11-18's convert
+    (701.50e) on transform's 701.28f."""
+    disguise = Aligned(full_store, "2023-11-17", "2024-02-06")
+    assert disguise.successor["702.37c"] == "702.37c"
+    assert disguise.pieces("702.37c") == []
+    assert disguise.kind("702.168b") == "added"
+    assert disguise.kind("702.37c") == "reworded"
+    convert = Aligned(full_store, "2022-09-08", "2022-11-18")
+    assert convert.pieces("701.28f") == []
+    assert convert.kind("701.50e") == "added"
+
+
 def test_5_a_new_clause_on_a_pieces_pattern_is_no_piece(
     full_store: Database, rewrite_2009: Aligned
 ) -> None:
