@@ -1,6 +1,7 @@
 """Answers the pipeline stores for the readers, release by release: the runs of a clause
-number (lineage.runs) and the headings (lineage.headings). A release brought in later extends
-what was stored, and the store holds what a store built at once holds."""
+number (lineage.runs), the headings (lineage.headings) and blame (lineage.answers). A release
+brought in later extends what was stored, and the store holds what a store built at once
+holds."""
 
 from __future__ import annotations
 
@@ -86,3 +87,19 @@ def test_a_release_brought_in_later_adds_its_headings(stores):
     general = [h for h in headings if h[0] == "2001-07-23" and h[1] == "100"]
     assert general and general[0][2:4] == ("section", "General")
     assert general[0][4][:2] == ("100.1", "100.2")
+
+
+def stored_blame(path: Path) -> list[tuple[str, str, str, str]]:
+    db = open_store(path)
+    return db.execute(
+        "SELECT release, number, since, text_since FROM blame ORDER BY release, number"
+    ).fetchall()
+
+
+def test_a_release_brought_in_later_is_blamed_as_at_once(stores):
+    """The blame of a release computed on its own (its texts compared with the release
+    before, stored earlier) is the blame computed for all releases at once."""
+    later, at_once = stores
+    rows = stored_blame(later)
+    assert rows == stored_blame(at_once)
+    assert any(release == ALL[-1] and text_since == ALL[-1] for release, *_, text_since in rows)
