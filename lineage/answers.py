@@ -59,7 +59,7 @@ from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 8  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 9  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -482,11 +482,13 @@ def _store_wordings(db: Database, previous: str | None) -> int:
     offsets, carried = _forget_open_wordings(db, since)
     dates = release_dates(db)
     following = dict(zip(dates, dates[1:], strict=False))
+    # The kind that began each wording: its lineage's first event in that release (or, in a
+    # derived copy, the copy's, which the chain's events do not hold).
     kinds = {
         (row[0], row[1]): row[2]
+        for table in ("derived_events", "lineage_events")
         for row in db.execute(
-            "SELECT lineage_id, release, kind FROM lineage_events WHERE release > ?"
-            " ORDER BY id DESC",
+            f"SELECT lineage_id, release, kind FROM {table} WHERE release > ? ORDER BY id DESC",
             [since],
         )
     }
@@ -637,8 +639,11 @@ def _replaced(kept: tuple[Any, ...], following: dict[str, str]) -> tuple[Any, ..
 
 def _kind_before(db: Database, lineage_id: int, release: str) -> str:
     """The kind of the event that began a wording older than the releases redone."""
-    row = db.execute(
-        "SELECT kind FROM lineage_events WHERE lineage_id = ? AND release = ? ORDER BY id",
-        [lineage_id, release],
-    ).fetchone()
-    return str(row[0]) if row else str(UNCHANGED)
+    for table in ("lineage_events", "derived_events"):
+        row = db.execute(
+            f"SELECT kind FROM {table} WHERE lineage_id = ? AND release = ? ORDER BY id",
+            [lineage_id, release],
+        ).fetchone()
+        if row:
+            return str(row[0])
+    return str(UNCHANGED)

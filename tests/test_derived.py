@@ -132,6 +132,30 @@ def test_blame_never_dates_a_wording_from_the_copy(scourge):
     assert {row["since"] for row in copy} <= {"2003-03-15", "2003-05-26"}
 
 
+def test_a_wording_the_copy_began_is_named_by_the_copys_change(scourge):
+    """A wording first printed by the copy is named by the copy's own change (its words
+    differ from 2003-03-15's), as its diff shows it: never `unchanged` (504.2's history page
+    called the copy's wording unchanged above a diff of changed words)."""
+    kinds = dict(
+        scourge.execute(
+            """SELECT w.kind, count(*) FROM wordings w WHERE w.first = '2003-05-26'
+               GROUP BY w.kind"""
+        ).fetchall()
+    )
+    assert kinds and "unchanged" not in kinds
+    changed = dict(
+        scourge.execute(
+            "SELECT kind, count(*) FROM derived_events WHERE release = '2003-05-26' GROUP BY kind"
+        ).fetchall()
+    )
+    assert kinds.get("reworded") == changed.get("reworded")
+    (kind,) = scourge.execute(
+        """SELECT w.kind FROM wordings w JOIN lineage_members m ON m.lineage_id = w.lineage_id
+           WHERE m.release = '2003-05-26' AND m.number = '504.2' AND w.first = '2003-05-26'"""
+    ).fetchone()
+    assert kind == "reworded"
+
+
 def test_the_cli_diff_says_which_changes_are_unconfirmed(scourge):
     path = scourge.execute("PRAGMA database_list").fetchone()[2]
     out = CliRunner().invoke(
