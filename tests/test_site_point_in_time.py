@@ -56,6 +56,10 @@ def test_serve_answers_any_day_with_the_wording_in_force(served: str) -> None:
     view = html.split('<div id="asof-day" class="asof-view">', 1)[1].split("</div>", 1)[0]
     assert WORDING in view
     assert '<a href="/releases/2008-02-01/">February 1, 2008 (Morningtide)</a>' in view
+    # "in force from", never "first printed": a run may begin where the same text was printed
+    # again after a release that only changed its typography (2019-01-25's straight quotes)
+    assert "which prints the wording in force from the release of" in view
+    assert "first printed" not in html
     assert f'<a href="{ASKED}">{served}{ASKED}</a>' in view  # the permalink of the day
     assert f"Accessed {long_date(date.today().isoformat())}." in view
     # Later in the same wording, the release in force is the newer one, the wording the same.
