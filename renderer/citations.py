@@ -70,6 +70,14 @@ def csl_json(
     )
 
 
+def day_citation(number: str, day: str, release: str, url: str, accessed: str) -> str:
+    """The citation of rule `number` on a day (`day`, `release` in force then and
+    `accessed` written out), as /rule/N/DAY/ gives it under "Cite this day" and `cite
+    --day` prints it: the day pages fill it with their values (renderer.asof_view)."""
+    on = f"in force on {day}, release of {release}"
+    return f"{WORK}, rule {number}, {on}. {url}. Accessed {accessed}."
+
+
 def citations(
     number: str,
     release: str,

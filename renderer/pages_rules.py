@@ -21,7 +21,7 @@ from markupsafe import Markup
 from lineage.runs import Run
 from renderer.asof_segments import Segment, number_segments
 from renderer.asof_view import slot
-from renderer.citations import citations
+from renderer.citations import citations, day_citation
 from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.explained import explained
@@ -41,6 +41,7 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
     newest = dates[-1]
     site.env.globals["slot"] = slot
+    site.env.globals["day_citation"] = day_citation
     names = site.model.names
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():

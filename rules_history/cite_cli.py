@@ -51,6 +51,13 @@ FORMATS = ("plain", "bibtex", "csl", "wiki")
     help="The address the site is published at, as for `build` (default: the permalink is"
     " its path on the site).",
 )
+@click.option(
+    "--day",
+    "on_day",
+    is_flag=True,
+    help="Cite the day asked, as the site's /rule/N/DAY/ does (in force on DAY, the release"
+    " then in force), rather than the wording's own page.",
+)
 @db_option
 @json_option
 @reports_errors
@@ -59,17 +66,19 @@ def cite(
     as_of: str | None,
     style: str,
     base_url: str,
+    on_day: bool,
     db_file: str | None,
     as_json: bool,
 ) -> None:
     """Cite RULE (a number, or a section or keyword title; RULE@DATE as `trace` takes it)
     as it read on a date: the same permalink, release and formats as the rule's page on the
-    site."""
+    site (the wording's page; with --day, the day's)."""
     from archive.query import release_dates
     from archive.query import show as show_clause
     from lineage.runs import number_runs
-    from renderer.citations import citations
-    from renderer.environment import rule_url
+    from renderer.asof_view import valid_day
+    from renderer.citations import citations, day_citation
+    from renderer.environment import long_date, rule_url
     from renderer.queries import set_names
 
     check_base_url(base_url)
@@ -94,13 +103,38 @@ def cite(
         set_names(db).get(run.start),
         accessed=date.today().isoformat(),
     )
+    asked = rule_on_day(rule, as_of)[1]
+    day = asked if asked is not None and valid_day(asked) else release
+    name = set_names(db).get(release)
+    path = f"{rule_url(number)}{day}/"  # the day's page, as the site serves it
+    today = date.today().isoformat()
+    on = day_citation(
+        number,
+        long_date(day),
+        long_date(release) + (f" ({name})" if name else ""),
+        base_url.rstrip("/") + path,
+        long_date(today),
+    )
     if as_json:
         print_json(
-            {**_as_json(cited, release, run.start, run.end), "also_named": clause["also_named"]}
+            {
+                **_as_json(cited, release, run.start, run.end),
+                "day": {"path": path, "text": on},
+                "also_named": clause["also_named"],
+            }
         )
         return
     if clause["also_named"]:  # on stderr: the citation alone is what a reader copies
         click.echo(also_named_note(rule, as_of, clause["also_named"]), err=True)
+    if on_day:
+        click.echo(on)
+        return
+    if release != run.start:
+        click.echo(
+            f"note: cites the wording in force on {day} by its own page (the release of"
+            f" {run.start}); --day cites the day, as {path} does",
+            err=True,
+        )
     click.echo(next(f["text"] for f in cited["formats"] if f["key"] == style))
 
 

@@ -70,7 +70,17 @@ def test_the_cli_cites_as_the_rule_page_does(
     # "morph" also names the glossary entry: said apart from the citation, on stderr
     also = cited["also_named"]
     assert (also == ["Morph (glossary)"]) == (rule == "morph")
-    assert plain.stderr == (f"note: {rule!r} also names Morph (glossary)\n" if also else "")
+    notes = [f"note: {rule!r} also names Morph (glossary)"] if also else []
+    # the release of the wording's page is not the one in force that day: said, with --day
+    if cited["in_force"] != first:
+        notes.append(
+            f"note: cites the wording in force on {as_of} by its own page (the release of"
+            f" {first}); --day cites the day, as /rule/{number}/{as_of}/ does"
+        )
+    assert plain.stderr == "".join(f"{note}\n" for note in notes)
+    on_day = CliRunner().invoke(main, ["cite", rule, "--as-of", as_of, "--day", "--db", store])
+    assert on_day.stdout.strip() == cited["day"]["text"]
+    assert f"in force on {long_date(as_of)}, release of " in on_day.stdout
 
 
 def test_the_permalink_takes_the_sites_address(store: str) -> None:

@@ -394,6 +394,15 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
         shown += 1
         if state != "inforce" or release != clause["release"]:
             problems.append(f"{label}: page's release {release}, show's {clause['release']}")
+        cited = BeautifulSoup(view, "html.parser").select_one("#asof-cite-plain")
+        if cited is not None:  # the day's own answer (a wording's page cites the wording)
+            on_day = CliRunner().invoke(
+                main,
+                ["cite", f"{number}@{day}", "--day", "--base-url", full_served]
+                + ["--db", db_file(full_lineage)],
+            )
+            if on_day.output.strip() != cited.get_text():
+                problems.append(f"{label}: cite --day {on_day.output!r}, page {cited.get_text()!r}")
         if quote is None or words(clause["text"]) not in words(quote.get_text()):
             problems.append(f"{label}: the page's wording is not show's")
     assert not problems, "\n".join(problems[:20])
