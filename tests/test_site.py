@@ -61,6 +61,12 @@ def test_home_tells_the_face_down_story(small_site: Path) -> None:
         assert f">{word}</a>" in html, word
     assert "<del>" in html and "<ins>" in html
     assert 'id="facedown-history"' in html
+    # it counts the face-down rule's wordings as its history page does
+    history = re.search(r'<a href="([^"]+)" id="facedown-history"', html)
+    assert history
+    page = read(small_site, history.group(1).strip("/") + "/index.html")
+    counted = re.search(r"(\d+ wordings?(?: and \d+ formatting-only changes?)?)", page)
+    assert counted and f"<p>{counted.group(1)}; " in html
 
 
 def test_release_pages_have_full_text_anchors_and_changes(small_site: Path) -> None:
