@@ -73,7 +73,7 @@ def _where_it_went(db: Database, number: str, release: str) -> str:
         return f"{said} is not in it (try {number}@{last} to see where it went)"
     link = evidence_between(db, last, release, [now[1]]).get(now[1], {})
     doubt = f" (an {UNCERTAIN})" if link.get("weak") else ""
-    return f"{said} is {now[0]} there{doubt} (try {number}@{last})"
+    return f"{said} is {now[0]} in {release}{doubt} (try {number}@{last})"
 
 
 def related_lineages(db: Database, start: int) -> list[int]:

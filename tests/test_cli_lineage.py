@@ -120,7 +120,8 @@ def test_trace_reports_a_number_from_the_past(store_file: str) -> None:
     assert "502.26a@2009-05-01" in result.output  # last numbered so: try it there
     # and what that clause is numbered in the release asked about: an old citation's
     # number today, as `trace 502.26a@2009-05-01` would end
-    assert "that clause is 702.37a there" in result.output
+    newest = result.output.split(" release;")[0].rsplit(" ", 1)[-1]
+    assert f"that clause is 702.37a in {newest} " in result.output
     assert result.output.count("\n") == 1
 
 
@@ -131,7 +132,7 @@ def test_a_gone_number_whose_clause_went_on_a_weak_link_says_so(store_file: str)
     assert result.exit_code == 1
     assert result.output == (
         "error: there is no rule 310.4 in the 2009-07-08 release; it was last numbered so in"
-        " 2009-05-01, and that clause is 510.2 there (an uncertain link)"
+        " 2009-05-01, and that clause is 510.2 in 2009-07-08 (an uncertain link)"
         " (try 310.4@2009-05-01)\n"
     )
 
