@@ -59,7 +59,7 @@ from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key
 from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
 
-DERIVED_VERSION = 9  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 10  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -157,29 +157,17 @@ def _store_blame(db: Database, start: str) -> None:
         events[lineage_id].append((release, kind))
     copies = derived_releases(db)
     rows = []
-    # Each clause's text in the official release before `start`: the first compared with.
-    official = [day for day in release_dates(db) if day < start and day not in copies]
-    before = official[-1] if official else None
-    texts_before = dict(
-        db.execute(
-            """SELECT m.lineage_id, p.version_hash FROM lineage_members m
-               JOIN parts p ON p.id = m.part_id WHERE m.release = ?""",
-            [before],
-        ).fetchall()
-    )
     members = db.execute(
-        """SELECT m.part_id, m.lineage_id, m.release, m.number, l.first_release, p.version_hash
+        """SELECT m.part_id, m.lineage_id, m.release, m.number, l.first_release
            FROM lineage_members m JOIN lineages l ON l.id = m.lineage_id
-           JOIN parts p ON p.id = m.part_id
            WHERE m.release >= ? ORDER BY m.lineage_id, m.release""",
         [start],
     )
     for lineage_id, group in groupby(members, key=lambda row: row[1]):
         history = events.get(lineage_id, [])
         since = text_since = None
-        text = texts_before.get(lineage_id)  # of the last official release that printed it
         i = 0
-        for part_id, _lineage, release, number, first_release, version in group:
+        for part_id, _lineage, release, number, first_release in group:
             while i < len(history) and history[i][0] <= release:
                 when, kind = history[i]
                 if kind in WORDING_CHANGES:
@@ -187,13 +175,6 @@ def _store_blame(db: Database, start: str) -> None:
                 if kind in TEXT_CHANGES:
                     text_since = when
                 i += 1
-            # A new number may come with new text (a reference that follows it: 707.2's
-            # "rule 706" is 708.2's "rule 707" in 2021-07-12): the kind is `renumbered`,
-            # but the text changed. A derived copy's text is compared, never compared with.
-            if text is not None and version != text:
-                text_since = release
-            if release not in copies:
-                text = version
             dated = since or first_release
             if release in copies:  # a clause a derived copy shares with a later official
                 dated = min(dated, release)  # release only dates from the copy
