@@ -194,6 +194,9 @@ def _history(
         "axis_end": _axis_end(lineage["last_release"] == newest, spans[-1], newest),
         "since": since,
         "wordings": wordings,
+        # what the page folds, and the home page counts apart: formatting-only wordings but
+        # the one in force
+        "folded": sum(1 for w in wordings if w["kind"] == FORMATTING and not w["current"]),
         "events": events,
     }
 
@@ -252,8 +255,7 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
         w["witnesses"] = _witnesses(site, w["first"], w["numbers"][0]) if h["numbered"] else []
         before = w["text"]
     words = h["wordings"]
-    # what the page folds: formatting-only wordings (not the current one) and events
-    h["folded"] = sum(1 for w in words if w["kind"] == FORMATTING and not w["current"])
+    # what the page folds: formatting-only wordings (counted in `folded`) and events
     h["quiet_events"] = [e for e in h["events"] if e["kind"] == FORMATTING]
     h["loud_events"] = [e for e in h["events"] if e["kind"] != FORMATTING]
     h["first_last_ops"] = (

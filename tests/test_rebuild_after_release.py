@@ -1,0 +1,36 @@
+"""A site rebuilt after one new release, as `rules-history update` and the bench's rebuild do
+it: the pages the release changes are rendered again from histories of which only those
+pages' are finished (renderer.pages_history), and what the others show must be read from the
+cheap part. The home page once read a count only a finished history holds, and the rebuild
+stopped there."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import SMALL_RELEASES, make_captures_dir
+
+from archive.store import open_reader, open_store
+from renderer.build import build_site
+from rules_history.pipeline import update_store
+
+BEFORE = SMALL_RELEASES[:-1]  # then the newest is added, as the bench's rebuild does
+
+
+def test_a_rebuild_after_one_new_release_renders_what_a_build_from_nothing_does(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "rules.db"
+    update_store(open_store(path), make_captures_dir(tmp_path / "before", BEFORE))
+    out = tmp_path / "site"
+    build_site(open_reader(str(path)), out, search=False)
+    update_store(open_store(path), make_captures_dir(tmp_path / "after", SMALL_RELEASES))
+    report = build_site(open_reader(str(path)), out, search=False)
+    assert 0 < report.pages_rendered < report.pages_rendered + report.pages_skipped
+    fresh = tmp_path / "fresh"
+    build_site(open_reader(str(path)), fresh, search=False)
+    home, expected = (out / "index.html").read_text(), (fresh / "index.html").read_text()
+    assert home == expected
+    counted = re.search(r"<p>(\d+ wordings?[^;]*); ", home)
+    assert counted, "the home page counts the face-down rule's wordings"
