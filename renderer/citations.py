@@ -70,6 +70,11 @@ def csl_json(
     )
 
 
+def release_words(release: str, name: str | None) -> str:
+    """A release as a citation names it: 'July 8, 2009 (Magic 2010)'."""
+    return long_date(release) + (f" ({name})" if name else "")
+
+
 def day_citation(number: str, day: str, release: str, url: str, accessed: str) -> str:
     """The citation of rule `number` on a day (`day`, `release` in force then and
     `accessed` written out), as /rule/N/DAY/ gives it under "Cite this day" and `cite
@@ -89,7 +94,7 @@ def citations(
     """Every format for rule `number` as of `release` (set `name`), each carrying the
     permalink and the access date (`accessed`, else the placeholder)."""
     url = base_url.rstrip("/") + path
-    when = long_date(release) + (f" ({name})" if name else "")
+    when = release_words(release, name)
     year, month, day = (int(part) for part in release.split("-"))
     seen_long = long_date(accessed) if accessed else ACCESS_PLACEHOLDER
     seen_iso = accessed or ACCESS_PLACEHOLDER

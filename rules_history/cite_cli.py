@@ -77,13 +77,14 @@ def cite(
     from archive.query import show as show_clause
     from lineage.runs import number_runs
     from renderer.asof_view import valid_day
-    from renderer.citations import citations, day_citation
+    from renderer.citations import citations, day_citation, release_words
     from renderer.environment import long_date, rule_url
     from renderer.queries import set_names
 
     check_base_url(base_url)
     db = open_reader(db_file)
-    clause = show_clause(db, *rule_on_day(rule, as_of))
+    asked = rule_on_day(rule, as_of)
+    clause = show_clause(db, *asked)
     number, release = clause["number"], clause["release"]
     if number is None:
         raise LookupFailed(
@@ -95,23 +96,16 @@ def cite(
         for run in number_runs(db, release_dates(db), number).get(number, [])
         if release in run.releases
     )
+    names, today = set_names(db), date.today().isoformat()
     cited = citations(
-        number,
-        run.start,
-        rule_url(number, run.start),
-        base_url,
-        set_names(db).get(run.start),
-        accessed=date.today().isoformat(),
+        number, run.start, rule_url(number, run.start), base_url, names.get(run.start), today
     )
-    asked = rule_on_day(rule, as_of)[1]
-    day = asked if asked is not None and valid_day(asked) else release
-    name = set_names(db).get(release)
+    day = asked[1] if asked[1] is not None and valid_day(asked[1]) else release
     path = f"{rule_url(number)}{day}/"  # the day's page, as the site serves it
-    today = date.today().isoformat()
     on = day_citation(
         number,
         long_date(day),
-        long_date(release) + (f" ({name})" if name else ""),
+        release_words(release, names.get(release)),
         base_url.rstrip("/") + path,
         long_date(today),
     )
