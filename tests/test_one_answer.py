@@ -383,7 +383,8 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
         found = IN_FORCE.search(view)
         assert found is not None, f"{number} on {day}: the page names no release"
         state, release = found.groups()
-        quote = BeautifulSoup(view, "html.parser").select_one("blockquote.wording")
+        answer = BeautifulSoup(view, "html.parser")
+        quote = answer.select_one("blockquote.wording")
         label = f"{number} on {day}"
         if clause is None:
             if state != "unused" or quote is not None:
@@ -394,7 +395,7 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
         shown += 1
         if state != "inforce" or release != clause["release"]:
             problems.append(f"{label}: page's release {release}, show's {clause['release']}")
-        cited = BeautifulSoup(view, "html.parser").select_one("#asof-cite-plain")
+        cited = answer.select_one("#asof-cite-plain")
         if cited is not None:  # the day's own answer (a wording's page cites the wording)
             on_day = CliRunner().invoke(
                 main,
