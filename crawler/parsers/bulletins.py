@@ -22,6 +22,9 @@ _BULLET = re.compile(r"^[*+-]\s+")
 _FOOTER = re.compile(r"^\[(Introduction|Oracle Changes)\]")
 _NUMBER = re.compile(r"\b(\d{3})(?:\.(\d+)([a-z])?)?(?![\d.]*\d)")
 _LETTERS_AFTER = re.compile(r"^\s*(?:[–—-]|/|,\s*and|,|and|&)\s*([a-z])\b")
+_RULES_TO = re.compile(r"^\s*[–—-]\s*(\d+)\b(?![.\d])")  # "705.1–2": rules 705.1 to 705.2
+# A range of rules longer than this is no heading's list (a date, a typo): its first only.
+LONGEST_RANGE = 26
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # A phrase in quotation marks within one paragraph: curly pairs, or straight ones counted
 # from the paragraph's start (so an odd mark cannot pair the end of one quote with the next).
@@ -234,12 +237,16 @@ def rule_numbers(heading: str) -> tuple[list[str], bool]:
     (['123'], True)
     >>> rule_numbers("702.109.")
     (['702.109'], False)
+    >>> rule_numbers("606.4–6")
+    (['606.4', '606.5', '606.6'], False)
     """
     numbers: list[str] = []
     for match in _NUMBER.finditer(heading):
         section, rule, letter = match.groups()
         base = f"{section}.{rule}" if rule else section
         numbers.append(base + (letter or ""))
+        if rule and not letter:
+            numbers.extend(_rules_to(section, int(rule), heading[match.end() :]))
         if not letter:
             continue
         rest, last = heading[match.end() :], letter
@@ -251,6 +258,15 @@ def rule_numbers(heading: str) -> tuple[list[str], bool]:
             rest, last = rest[more.end() :], following
     subrules = bool(re.search(r"subrules|and (?:many )?more", heading, re.IGNORECASE))
     return list(dict.fromkeys(numbers)), subrules
+
+
+def _rules_to(section: str, first: int, rest: str) -> list[str]:
+    """The rules after `section`.`first` that a range opening `rest` spells ("–2")."""
+    found = _RULES_TO.match(rest)
+    last = int(found.group(1)) if found else first
+    if not first < last <= first + LONGEST_RANGE:
+        return []
+    return [f"{section}.{rule}" for rule in range(first + 1, last + 1)]
 
 
 def glossary_terms(paragraph: str) -> list[str]:
