@@ -6,7 +6,8 @@ a draft, sometimes a typo), glossary terms, or a topic ("Cleave"). Each entry is
 against our changes between that release and the one before (the lineage events of the
 release, the same changes `lineage.compare.diff_releases` lists for two neighbours):
 
-1. by number: a change whose old or new number is the listed one (`number`);
+1. by number: a change whose old or new number is the listed one (`number`); where several
+   are, the one the article means (`_meant_by_number`);
 2. by its subrules, when the heading says so ("123 (and its subrules)") or when the listed
    number did not change itself but rules under it did (`subrule`);
 3. by term: a glossary entry of that name, or a keyword rule whose whole text is the term
@@ -42,11 +43,12 @@ from sqlite_utils import Database
 from archive.normalise import normalise
 from archive.store import alignment_identities
 from archive.witnesses import comparison_form
+from vocabulary.kinds import RENUMBERED
 from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
 # made of each article is part of the key: a parser that reads an entry anew matches again.)
-EXPLANATIONS_VERSION = 2
+EXPLANATIONS_VERSION = 3
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -84,6 +86,7 @@ class _Change:
     lineage: int
     kind: str
     labels: list[str]
+    new_labels: list[str]  # the numbers (or terms) it has in the release, not before
     old_text: str
     new_text: str
     term: str = ""  # a keyword rule's whole text ("Cleave"), folded, for matching topics
@@ -122,8 +125,9 @@ class ReleaseChanges:
                WHERE e.release = ? AND e.kind != 'unchanged' ORDER BY e.id""",
             [release],
         ):
-            labels = list(dict.fromkeys(json.loads(old) + json.loads(new)))
-            change = _Change(release, lineage, kind, labels, old_text or "", new_text or "")
+            olds, news = json.loads(old), json.loads(new)
+            labels = list(dict.fromkeys(olds + news))
+            change = _Change(release, lineage, kind, labels, news, old_text or "", new_text or "")
             if len(change.new_text) <= TERM_TEXT_LIMIT and labels[0][:1].isdigit():
                 change.term = _key(change.new_text)
             loaded.changes.append(change)
@@ -220,7 +224,8 @@ def _changes_of(
     """The changes of `release` a listed number names: its own (`number`), with those of its
     subrules when the entry says so, else its subrules' (`subrule`) when there are few
     enough (`SUBRULE_FALLBACK_LIMIT`); `suffix` is added to how each matched."""
-    exact = [(c, number, "number" + suffix) for c in release.by_label.get(number, [])]
+    named = _meant_by_number(release.by_label.get(number, []), number)
+    exact = [(c, number, "number" + suffix) for c in named]
     below = [
         (c, label, "subrule" + suffix)
         for c in release.changes
@@ -230,6 +235,21 @@ def _changes_of(
     if exact:
         return exact + below if subrules else exact
     return below if len(below) <= SUBRULE_FALLBACK_LIMIT or subrules else []
+
+
+def _meant_by_number(changes: list[_Change], number: str) -> list[_Change]:
+    """Of the changes that have `number` before or after, those an article listing it means.
+
+    A renumbering moves rules onto and off numbers, so one number is often carried by two
+    changes. Articles list the rules whose words changed: a new or reworded rule by the number
+    it has now, a deleted one by the number it had. So a rule only renumbered, word for word,
+    is not meant when another change carries the number (Ixalan's "702.36f" is the new rule on
+    X in a morph cost, not the old 702.36f, now 702.36g; Magic Origins' "107.13" is the deleted
+    sun-and-moon rule, not 107.15 moved up into its place); and of the rest, the one that has
+    the number now is, as the articles number the rules of the release they accompany."""
+    changed = [change for change in changes if change.kind != RENUMBERED] or changes
+    now = [change for change in changed if number in change.new_labels]
+    return now or changed
 
 
 def _changes_adding(release: ReleaseChanges, name: str) -> list[_Change]:

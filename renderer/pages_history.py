@@ -54,6 +54,12 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
         h["lineage_id"] = lineage_id
         h["title"] = model.history_title(lineage_id)
         h["explained"] = explained_lineage(site, lineage_id)
+        # An explanation of a change that began no wording (a renumbering) is shown with its
+        # event: every one `trace` shows is on the page.
+        starts = {w["first"] for w in h["wordings"]}
+        h["explained_events"] = {
+            day: items for day, items in h["explained"].items() if day not in starts
+        }
         histories[lineage_id] = h
         # Pages of clauses still in force never name the newest release (they say "today"),
         # so that a new release re-renders only the histories it changes. The texts are left

@@ -303,3 +303,39 @@ def test_only_a_release_an_article_can_read_redoes_the_matching(explained, tmp_p
         copy.execute(realign, [older])
     redone = ingest_explanations(copy, CAPTURES_DIR)
     assert "unchanged" not in redone and redone["entries"] == _counts["entries"]
+
+
+def _linked(db: Database, release: str, heading: str) -> list[tuple[str, str, str]]:
+    """(kind, numbers before, numbers after) of each change an entry of `release`'s article
+    is attached to."""
+    rows = db.execute(
+        """SELECT e.kind, e.old_numbers, e.new_numbers FROM explanations x
+           JOIN explanation_links l ON l.explanation_id = x.id
+           JOIN lineage_events e ON e.lineage_id = l.lineage_id AND e.release = l.release
+           WHERE x.release = ? AND x.heading = ? ORDER BY e.new_numbers, e.old_numbers""",
+        [release, heading],
+    )
+    return [(kind, old, new) for kind, old, new in rows]
+
+
+def test_a_listed_number_means_the_rule_whose_words_changed(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    # Ixalan added 702.36f (X in a morph cost); the old 702.36f moved to 702.36g word for word.
+    assert _linked(db, "2017-09-25", "702.36f") == [("added", "[]", '["702.36f"]')]
+    # Magic Origins deleted 107.13 and 107.14; 107.15 and 107.16 moved up into their numbers.
+    assert _linked(db, "2015-07-17", "107.13 and 107.14") == [
+        ("removed", '["107.13"]', "[]"),
+        ("removed", '["107.14"]', "[]"),
+    ]
+
+
+def test_a_range_of_rules_lists_each(explained) -> None:  # type: ignore[no-untyped-def]
+    db, _path, _counts = explained
+    # Battle for Baldur's Gate reordered the coin-flip rules: "705.1–2".
+    labels = db.execute(
+        """SELECT l.label, e.new_numbers FROM explanations x
+           JOIN explanation_links l ON l.explanation_id = x.id
+           JOIN lineage_events e ON e.lineage_id = l.lineage_id AND e.release = l.release
+           WHERE x.release = '2022-06-10' AND x.heading = '705.1–2' ORDER BY l.label"""
+    ).fetchall()
+    assert labels == [("705.1", '["705.1"]'), ("705.2", '["705.2"]')]
