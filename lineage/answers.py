@@ -57,9 +57,17 @@ from lineage.headings import store_headings
 from lineage.runs import store_runs
 from lineage.stored_diffs import member_text
 from lineage.stored_kinds import both_kinds, clause_state, kinds_key
-from vocabulary.kinds import ADDED, EXAMPLE, FORMATTING, REFERENCE, UNCHANGED, WORDING_CHANGES
+from vocabulary.kinds import (
+    ADDED,
+    EXAMPLE,
+    FORMATTING,
+    REFERENCE,
+    RENUMBERED,
+    UNCHANGED,
+    WORDING_CHANGES,
+)
 
-DERIVED_VERSION = 10  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 11  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -150,11 +158,15 @@ def _store_counts(db: Database, dates: list[str]) -> None:
 
 def _store_blame(db: Database, start: str) -> None:
     """`since` and `text_since` of every member of the releases from `start` on."""
-    events: dict[int, list[tuple[str, str]]] = defaultdict(list)
-    for lineage_id, release, kind in db.execute(
-        "SELECT lineage_id, release, kind FROM lineage_events ORDER BY lineage_id, release, id"
+    events: dict[int, list[tuple[str, str, bool]]] = defaultdict(list)
+    for lineage_id, release, kind, text_changed in db.execute(
+        """SELECT e.lineage_id, e.release, e.kind, old.version_hash IS NOT new.version_hash
+           FROM lineage_events e
+           LEFT JOIN parts old ON old.id = e.old_part_id
+           LEFT JOIN parts new ON new.id = e.new_part_id
+           ORDER BY e.lineage_id, e.release, e.id"""
     ):
-        events[lineage_id].append((release, kind))
+        events[lineage_id].append((release, kind, bool(text_changed)))
     copies = derived_releases(db)
     rows = []
     members = db.execute(
@@ -169,10 +181,12 @@ def _store_blame(db: Database, start: str) -> None:
         i = 0
         for part_id, _lineage, release, number, first_release in group:
             while i < len(history) and history[i][0] <= release:
-                when, kind = history[i]
+                when, kind, text_changed = history[i]
                 if kind in WORDING_CHANGES:
                     since = when
-                if kind in TEXT_CHANGES:
+                # A renumbering whose cross-references moved with it changed the text too
+                # (2021: 707.2's "rule 706" became 708.2's "rule 707").
+                if kind in TEXT_CHANGES or (kind == RENUMBERED and text_changed):
                     text_since = when
                 i += 1
             dated = since or first_release
