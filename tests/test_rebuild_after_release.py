@@ -34,3 +34,15 @@ def test_a_rebuild_after_one_new_release_renders_what_a_build_from_nothing_does(
     assert home == expected
     counted = re.search(r"<p>(\d+ wordings?[^;]*); ", home)
     assert counted, "the home page counts the face-down rule's wordings"
+    # Every file, not only the home page: a page the rebuild skipped must be the page a
+    # build from nothing writes.
+    rebuilt, built = _files(out), _files(fresh)
+    assert sorted(rebuilt) == sorted(built)
+    differ = [name for name in built if rebuilt[name] != built[name]]
+    assert not differ, f"{len(differ)} files differ, among them {differ[:5]}"
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(site)): path.read_bytes() for path in site.rglob("*") if path.is_file()
+    }
