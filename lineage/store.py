@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import chain
+from functools import cache
+from itertools import chain, repeat
 from typing import Any, NamedTuple, Protocol
 
 from sqlite_utils import Database
@@ -64,6 +65,23 @@ class Member(NamedTuple):
     part_id: int
     label: str
     kind: str
+
+
+class Members(Sequence[Member]):
+    """A release's clauses as lineages are written from them, held as columns: the writer
+    inserts the 355,000 member rows of a whole build straight from them, and makes a
+    `Member` only of the few clauses an event row or a new lineage names."""
+
+    __slots__ = ("part_ids", "labels", "kinds")
+
+    def __init__(self, part_ids: list[int], labels: list[str], kinds: list[str]) -> None:
+        self.part_ids, self.labels, self.kinds = part_ids, labels, kinds
+
+    def __len__(self) -> int:
+        return len(self.part_ids)
+
+    def __getitem__(self, n: int) -> Member:  # type: ignore[override]  # no slices
+        return Member(self.part_ids[n], self.labels[n], self.kinds[n])
 
 
 class _Labelled(Protocol):
@@ -122,6 +140,9 @@ class _Lineages:
 
     rows: dict[int, list[Any]] = field(default_factory=dict)
     next_id: int = 1
+    last_release: dict[int, str] = field(default_factory=dict)  # see `reach`
+    last_label: dict[int, str] = field(default_factory=dict)
+    last_kind: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, db: Database, alive_in: str | None) -> _Lineages:
@@ -143,11 +164,18 @@ class _Lineages:
         self.rows[lineage_id] = [release, release, clause.label, clause.label, clause.kind]
         return lineage_id
 
-    def extend(self, lineage_id: int, release: str, clause: _Labelled) -> None:
-        row = self.rows[lineage_id]
-        row[1], row[3], row[4] = release, clause.label, clause.kind
+    def reach(self, release: str, ids: list[int], members: Members) -> None:
+        """Each lineage of `ids` reaches `release` as the member beside it: its last release,
+        number and kind, until a later release's. Kept apart and joined to the rows at the
+        end (`write`), three dictionary updates instead of a call for each member."""
+        self.last_release.update(zip(ids, repeat(release)))
+        self.last_label.update(zip(ids, members.labels, strict=True))
+        self.last_kind.update(zip(ids, members.kinds, strict=True))
 
     def write(self, db: Database) -> None:
+        for lineage_id, when in self.last_release.items():
+            row = self.rows[lineage_id]
+            row[1], row[3], row[4] = when, self.last_label[lineage_id], self.last_kind[lineage_id]
         db.conn.executemany(
             """INSERT OR REPLACE INTO lineages
                (id, first_release, last_release, first_number, last_number, kind)
@@ -320,9 +348,9 @@ def _build_official(
         _forget_from(db, since)
     previous = releases[start - 1][0] if start else None
     lineages = _Lineages.load(db, previous)
-    old = members_of(load_clauses(db, previous)) if previous else []
+    old = members_of(load_clauses(db, previous) if previous else [])
     stored = _member_lineages(db, previous)
-    old_ids = [stored[clause.part_id] for clause in old]
+    old_ids = [stored[part_id] for part_id in old.part_ids]
     if not previous:  # the first release: everything in it is added
         opening = load_clauses(db, releases[0][0])
         pending = chain([Aligned(align([], opening), members_of(opening))], pending)
@@ -345,11 +373,15 @@ class Aligned(NamedTuple):
     """A release aligned with the one before it, and its clauses as members to write."""
 
     alignment: Alignment
-    members: list[Member]
+    members: Members
 
 
-def members_of(clauses: list[Clause]) -> list[Member]:
-    return [Member(clause.part_id, clause.label, clause.kind) for clause in clauses]
+def members_of(clauses: list[Clause]) -> Members:
+    return Members(
+        [clause.part_id for clause in clauses],
+        [clause.label for clause in clauses],
+        [clause.kind for clause in clauses],
+    )
 
 
 def alignments(db: Database, dates: list[str]) -> Iterator[Aligned]:
@@ -430,8 +462,7 @@ def _pack(alignment: Alignment, clauses: list[Clause]) -> _Packed:
 
 
 def _unpack(packed: _Packed) -> Aligned:
-    members = list(map(Member, packed.part_ids, packed.labels, packed.kinds))
-    return Aligned(packed.alignment, members)
+    return Aligned(packed.alignment, Members(packed.part_ids, packed.labels, packed.kinds))
 
 
 def _expected(releases: list[tuple[str, int]], index: int) -> tuple[Any, ...]:
@@ -525,24 +556,22 @@ def _store_release(
     lineages: _Lineages,
     release: str,
     before: tuple[Sequence[_Labelled], list[int]],
-    new: Sequence[_Labelled],
+    new: Members,
     alignment: Alignment,
 ) -> list[int]:
     """Write the members and events of one release; returns the lineage of each clause."""
     old, old_ids = before
-    ids = []
-    for n, clause in enumerate(new):
-        o = alignment.matches.get(n)
-        if o is None:
-            ids.append(lineages.start(release, clause))
-        else:
-            ids.append(old_ids[o])
-            lineages.extend(old_ids[o], release, clause)
+    matches = alignment.matches
+    ids = [old_ids[matches[n]] if n in matches else 0 for n in range(len(new))]
+    for n in range(len(new)):
+        if n not in matches:
+            ids[n] = lineages.start(release, new[n])
+    lineages.reach(release, ids, new)
     events = _event_rows(release, old, old_ids, new, ids, alignment)
     db.conn.executemany(
         "INSERT INTO lineage_members (part_id, lineage_id, release, number, kind)"
         " VALUES (?, ?, ?, ?, ?)",
-        [(c.part_id, ids[n], release, c.label, c.kind) for n, c in enumerate(new)],
+        zip(new.part_ids, ids, repeat(release), new.labels, new.kinds),
     )
     db.conn.executemany(
         """INSERT INTO lineage_events (lineage_id, release, kind, old_numbers, new_numbers,
@@ -625,10 +654,17 @@ class _Step:
             lineage_id,
             self.release,
             kind,
-            json.dumps([self.old[i].label for i in olds]),
-            json.dumps([self.new[i].label for i in news]),
+            _json_list(tuple(self.old[i].label for i in olds)),
+            _json_list(tuple(self.new[i].label for i in news)),
             self.old[o].part_id if o is not None and kind != ADDED else None,
             self.new[n].part_id if n is not None else None,
-            json.dumps(related),
+            _json_list(tuple(related)),
             self.alignment.similarity.get(n) if n is not None else None,
         )
+
+
+@cache
+def _json_list(items: tuple[str | int, ...]) -> str:
+    """A JSON list of numbers, terms or lineage ids: the same few recur in thousands of event
+    rows (a whole build writes 80,000 such lists, of a few thousand kinds)."""
+    return json.dumps(list(items))
