@@ -171,7 +171,7 @@ def test_names_are_read_as_the_cli_reads_them(
     for release in (OLD, NEW):
         names = names_in(small_store, release)
         titles = [title for title, _found in names] + odd
-        assert page.evaluate("ts => ts.map(window.rulesCompare.fold)", titles) == [
+        assert page.evaluate("ts => ts.map(window.rulesNames.fold)", titles) == [
             fold(title) for title in titles
         ]
         published = json.loads((small_site / "compare" / "n" / f"{release}.json").read_text())

@@ -14,8 +14,8 @@ import unicodedata
 DASHES = "-\u2010\u2011\u2012\u2013\u2014"
 # Quotation marks, straight or curly, that a name may or may not carry ("“Morph”").
 QUOTES = "\"'\u2018\u2019\u201c\u201d"
-# The note a name may end with ("In Play (Obsolete)"): named without it, it is still found.
-NOTE = r"\s*\([^)]*\)$"
+# The notes a name may end with ("In Play (Obsolete)"): named without them, it is still found.
+NOTE = r"(?:\s*\([^)]*\))+$"
 # How a suggestion names a glossary entry ("Flying (glossary)"), and how a reader asks for the
 # entry rather than the keyword or section of the same name, which a bare name finds first.
 # Matched without regard to case.
@@ -37,12 +37,14 @@ def fold(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by when they are not the same: folded (`fold`), a
-    trailing note such as "(Obsolete)" or "(Informal)" dropped. The site's lookup box keys
+    """What two names are compared by when they are not the same: folded (`fold`), the
+    trailing notes such as "(Obsolete)" or "(Informal)" dropped. The site's lookup box keys
     its names so (renderer.names, static/lookup.js).
 
     >>> name_key("In Play (Obsolete)"), name_key("Face-Down"), name_key("“Storm”")
     ('in play', 'face down', 'storm')
+    >>> name_key("Mana Burn (Obsolete) (Informal)")
+    'mana burn'
     """
     return _NOTE.sub("", fold(name)).strip()
 

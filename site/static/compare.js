@@ -44,33 +44,19 @@
   }
   function tokens(text) { return text.match(WORD_TOKEN) || []; }
 
-  // ---- names (vocabulary/names.py, archive/lookup.py resolve) ----
-  var SPACES = new RegExp("[" + V.space + "]+", "u");
-  var EDGE_SPACES = new RegExp("^[" + V.space + "]+|[" + V.space + "]+$", "gu");
-  var NAME_NOTE = new RegExp(V.nameNote, "u"), GLOSSARY_MARK = new RegExp(V.glossaryMark, "iu");
-  function fold(text) {
-    var folded = "", out = "";
-    for (var ch of text.normalize("NFKC").toLowerCase()) {
-      folded += V.caseFolds[ch] === undefined ? ch : V.caseFolds[ch];
-    }
-    for (var c of folded) {
-      if (V.nameDashes.indexOf(c) >= 0) out += " ";
-      else if (V.nameQuotes.indexOf(c) < 0) out += c;
-    }
-    return out.split(SPACES).filter(Boolean).join(" ");
-  }
-  function keyOfFolded(folded) { return folded.replace(NAME_NOTE, "").trim(); }
+  // ---- names (vocabulary/names.py through static/names.js, archive/lookup.py resolve) ----
+  var NAMES = window.rulesNames, fold = NAMES.fold, keyOfFolded = NAMES.keyOfFolded;
   function asked(found) { return found.term !== null ? found.term + " (glossary)" : found.number; }
   // The clause a name designates among a release's names (compare/n/DATE.json: [folded,
   // label, 1 for a glossary entry], in the order archive/lookup.py prefers them), or null.
   // What is asked, as archive/lookup.py cleans it: no space around, no final periods.
-  function cleanName(text) { return text.replace(EDGE_SPACES, "").replace(/\.+$/, ""); }
+  function cleanName(text) { return NAMES.trimmed(text).replace(/\.+$/, ""); }
   function resolveName(names, name) {
     var cleaned = cleanName(name);
     if (RULE_NUMBER.test(cleaned)) return { number: cleaned, term: null, also: [] };
-    var mark = GLOSSARY_MARK.exec(cleaned);
-    if (mark) {
-      cleaned = cleaned.slice(0, mark.index);
+    var marked = NAMES.withoutGlossaryMark(cleaned);
+    if (marked[1]) {
+      cleaned = marked[0];
       names = names.filter(function (n) { return n[2] === 1; });
     }
     var wanted = fold(cleaned), bare = keyOfFolded(wanted);
@@ -493,7 +479,7 @@
   }
 
   window.rulesCompare = { changeList: changeList, wordDiff: wordDiff, tokens: tokens, isUnder: isUnder,
-    fold: fold, resolveName: resolveName };
+    resolveName: resolveName };
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var o = form.old.value, n = form.new.value, prefix = form.rule.value.trim();

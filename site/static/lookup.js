@@ -3,19 +3,13 @@
 // (renderer/names.py). Without JavaScript the box is a plain form to /search/?q=...
 (function () {
   "use strict";
-  var NUMBER = /^\d+(\.\d+[a-z]*)?$/;
+  // Names and numbers read as vocabulary/names.py and vocabulary/numbers.py read them
+  // (static/names.js, on the generated static/vocabulary.js).
+  var NAMES = window.rulesNames, key = NAMES.key, trimmed = NAMES.trimmed;
   var cache = {};
 
-  // As archive/lookup.py name_key: NFKC, case folded, dashes as spaces, quotes dropped,
-  // a trailing "(Obsolete)" dropped, spaces collapsed.
-  function key(text) {
-    var s = text.normalize("NFKC").toLowerCase().replace(/[-\u2010-\u2014]/g, " ")
-      .replace(/["'\u2018\u2019\u201c\u201d]/g, "");
-    s = s.split(/\s+/).filter(Boolean).join(" ");
-    return s.replace(/\s*\([^)]*\)$/, "").trim();
-  }
-  function cleanNumber(text) { return text.trim().replace(/\.$/, "").toLowerCase(); }
-  function isNumber(text) { return NUMBER.test(cleanNumber(text)); }
+  function cleanNumber(text) { return trimmed(text).replace(/\.$/, "").toLowerCase(); }
+  function isNumber(text) { return NAMES.ruleNumber.test(cleanNumber(text)); }
   function load(url) {
     if (!cache[url]) {
       cache[url] = fetch(url).then(function (r) {
@@ -41,12 +35,11 @@
   // `show NAME` reads the newest release: "Mana Cost" is the glossary entry, not section 202
   // that was once so called), then a chapter, a section, a keyword rule, a glossary term
   // (archive/lookup.py RANK), shorter first.
-  // As vocabulary/names.py GLOSSARY_MARK: "Morph (glossary)" is the entry, not the keyword;
-  // the mark goes before the name is keyed ("Mana Burn (Obsolete) (glossary)").
-  var GLOSSARY_MARK = /\s*\(glossary\)$/i;
+  // "Morph (glossary)" is the entry, not the keyword; the mark goes before the name is keyed
+  // ("Mana Burn (Obsolete) (glossary)").
   function named(text) {
-    var entryOnly = GLOSSARY_MARK.test(text.trim());
-    var wanted = key(text.trim().replace(GLOSSARY_MARK, ""));
+    var marked = NAMES.withoutGlossaryMark(trimmed(text));
+    var entryOnly = marked[1], wanted = key(marked[0]);
     if (!wanted) return Promise.resolve([]);
     return load("/search/names.json").then(function (names) {
       var found = [];
@@ -80,7 +73,7 @@
   // The box: a number goes to its page, a name to its page, anything else to the search.
   document.querySelectorAll("form.lookup").forEach(function (form) {
     form.addEventListener("submit", function (event) {
-      var text = form.querySelector("input").value.trim();
+      var text = trimmed(form.querySelector("input").value);
       if (!text) return;
       event.preventDefault();
       // The same address the form gives without JavaScript (a space as "+"), so that a query

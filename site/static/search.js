@@ -99,7 +99,7 @@
       : "Nothing found for “" + query + "”" + (filtered() ? " in those years." : ".");
   }
   function run() {
-    var query = input.value.trim();
+    var query = window.rulesNames.trimmed(input.value);
     var ticket = ++pending;
     var params = new URLSearchParams();
     if (query) params.set("q", query);
