@@ -200,8 +200,10 @@ def _history(
         "axis_end": _axis_end(lineage["last_release"] == newest, spans[-1], newest),
         "since": since,
         "wordings": wordings,
-        # what the page folds, and the home page counts apart: formatting-only wordings but
+        # the formatting-only wordings, which the page and the home page count apart from
+        # the others (as the picture and the events do), and those the page folds: all but
         # the one in force
+        "formatting_only": sum(1 for w in wordings if w["kind"] == FORMATTING),
         "folded": sum(1 for w in wordings if w["kind"] == FORMATTING and not w["current"]),
         "events": events,
     }
