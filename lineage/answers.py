@@ -26,7 +26,7 @@
   instead of naming them (kept by the key of the two states; a full recompute drops the rows
   no clause needs).
 - `headings`: each titled clause (chapter, section, keyword rule) of each release, with the
-  clauses printed under it (`lineage.headings`).
+  clauses printed under it (a section: its rules and subrules; `lineage.headings`).
 - `number_runs`: the stretches of consecutive releases in which a clause number kept one
   wording, each the page a citation names (`lineage.runs`).
 - `derived_state`: which lineage alignment each release's answers were computed from.
@@ -67,7 +67,7 @@ from vocabulary.kinds import (
     WORDING_CHANGES,
 )
 
-DERIVED_VERSION = 11  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 12  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 

@@ -4,8 +4,9 @@ A heading is what a reader names ("Morph", "Face-Down Spells and Permanents"): a
 section, or a rule whose whole text is a title (archive.lookup.is_heading). Its lineage (as
 lineage.store stored it) follows it through renumbering, 502.26 → 702.34 → … → 702.37; for
 each release it was in, the pipeline stores what that release printed under it (the clauses
-whose parent is its number) in `headings`, a derived answer like the others
-(`lineage.answers`). The site's keyword pages and name index are made from it.
+whose parent is its number; under a section, its subrules too) in `headings`, a derived
+answer like the others (`lineage.answers`). The site's keyword pages and name index are made
+from it.
 
 Working it out read every member of every lineage and every numbered part, about a second
 per build; the pipeline now does it once, for the releases it redoes.
@@ -82,7 +83,8 @@ def store_headings(db: Database, start: str) -> int:
         text = texts.get(version)
         if text is not None and is_heading(kind, text):
             found.append((lineage, release, number, kind, title, text, capture, version))
-    children = _children(db, {(row[6], row[2]) for row in found}, start)
+    sections = {(row[6], row[2]) for row in found if row[3] == "section"}
+    children = _children(db, {(row[6], row[2]) for row in found}, sections, start)
     db.conn.executemany(
         """INSERT INTO headings (lineage_id, release, number, kind, title, version, children)
            VALUES (?, ?, ?, ?, ?, ?, ?)""",
@@ -103,13 +105,18 @@ def store_headings(db: Database, start: str) -> int:
 
 
 def _children(
-    db: Database, wanted: set[tuple[int, str]], start: str
+    db: Database, wanted: set[tuple[int, str]], sections: set[tuple[int, str]], start: str
 ) -> dict[tuple[int, str], list[tuple[str, str]]]:
-    """(capture, parent number) -> the numbered clauses printed under it, in order (one scan
-    in the order of the parts' own index, of the captures of the releases from `start` on)."""
+    """(capture, heading number) -> the numbered clauses printed under it, in order (one scan
+    in the order of the parts' own index, of the captures of the releases from `start` on).
+
+    Under a chapter, its sections; under a keyword rule, its subrules; under a section, every
+    rule and subrule of it (`sections`): 704.5's "The state-based actions are as follows:"
+    says nothing without 704.5a-z, and a page of the section that showed its rules alone
+    dated its printings by them, as if the list had not changed since the rules did."""
     found: dict[tuple[int, str], list[tuple[str, str]]] = defaultdict(list)
-    for capture, parent, number, version in db.execute(
-        """SELECT capture_id, parent, number, version_hash FROM parts
+    for capture, parent, number, kind, version in db.execute(
+        """SELECT capture_id, parent, number, kind, version_hash FROM parts
            WHERE capture_id IN (SELECT capture_id FROM releases WHERE date >= ?)
              AND number IS NOT NULL AND kind IN ('section', 'rule', 'subrule')
            ORDER BY capture_id, position""",
@@ -117,6 +124,8 @@ def _children(
     ):
         if (capture, parent) in wanted:
             found[(capture, parent)].append((number, version))
+        if kind == "subrule" and (capture, section := number.partition(".")[0]) in sections:
+            found[(capture, section)].append((number, version))  # a keyword's too
     return found
 
 

@@ -8,6 +8,10 @@ import json
 import re
 from pathlib import Path
 
+from bs4 import BeautifulSoup
+from sqlite_utils import Database
+
+from archive.query import release_dates
 from renderer.names import TERM_WORDS
 
 
@@ -72,3 +76,39 @@ def test_the_rule_index_shows_titles_by_section(small_site: Path) -> None:
     morph = (small_site / "numbers/5/index.html").read_text(encoding="utf-8")
     retired = re.search(r'"/rule/502\.26/">502\.26</a> Morph <span class="meta">([^<]*)<', morph)
     assert retired is not None and retired.group(1) == "2002–2009, retired"
+
+
+def test_a_section_page_prints_its_subrules_and_dates_by_them(
+    small_site: Path, small_lineage: Database
+) -> None:
+    """The page of a section prints every rule and subrule of it, as the release did: "The
+    state-based actions are as follows:" (704.5) is followed by its list, and the newest
+    printing is dated by the last release that changed any clause of the section (the list
+    changed after its rules did: a page of 704.1-704.8 alone read "as printed 2020 – today")."""
+    newest = release_dates(small_lineage)[-1]
+    page = BeautifulSoup(
+        (small_site / "keyword/state-based-actions/index.html").read_text(encoding="utf-8"),
+        "html.parser",
+    )
+    printing = page.select_one("details.printing")
+    shown = [p.a.get_text() for p in printing.select("p.subrule")]
+    under = [
+        row[0]
+        for row in small_lineage.execute(
+            """SELECT number FROM clauses WHERE release = ? AND number LIKE '704.%'
+               AND kind IN ('rule', 'subrule') ORDER BY position""",
+            [newest],
+        )
+    ]
+    assert shown == under and "704.5a" in shown
+    texts: dict[str, list[tuple[str, str]]] = {}
+    for release, number, version in small_lineage.execute(
+        """SELECT c.release, c.number, c.version_hash FROM clauses c
+           WHERE c.kind IN ('rule', 'subrule') AND c.number LIKE ? ORDER BY c.position""",
+        ["704.%"],
+    ):
+        texts.setdefault(release, []).append((number, version))
+    dates = release_dates(small_lineage)
+    pairs = zip(dates, dates[1:], strict=False)
+    changed = [day for before, day in pairs if texts.get(day) != texts.get(before)]
+    assert printing["data-first"] == changed[-1]
