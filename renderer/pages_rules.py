@@ -92,12 +92,34 @@ def _run_dict(
         "count": None if current else len(run.releases),
         "releases": [] if current else run.releases,
         "text": wording.get(run.version, ""),
-        "examples": example_texts.get((run.start, run.number), []),
+        "examples": _example_stretches(run, example_texts, current),
         "url": rule_url(run.number, run.start),
         "history": site.model.history_url.get(lineage) if lineage else None,
         "history_title": site.model.history_title(lineage) if lineage else None,
         "explained": explained(site, run.part_id, run.start),
     }
+
+
+def _example_stretches(
+    run: Run, example_texts: dict[tuple[str, str], list[str]], current: bool
+) -> list[dict[str, Any]]:
+    """The examples of a run's rule as its releases printed them: a run is one wording of the
+    rule's own words, and its examples may change within it (707.6's Adaptive Automaton
+    "enters the battlefield" in 2021, "enters" from August 2024). Each stretch of releases
+    with the same examples: its first release, its last (None for the stretch in force
+    today, so that a new release leaves the page as it is), its texts."""
+    stretches: list[dict[str, Any]] = []
+    for day in run.releases:
+        texts = example_texts.get((day, run.number), [])
+        if stretches and stretches[-1]["texts"] == texts:
+            stretches[-1]["last"] = day
+        else:
+            stretches.append({"first": day, "last": day, "texts": texts})
+    if current and stretches:
+        stretches[-1]["last"] = None
+    if len(stretches) == 1 and not stretches[0]["texts"]:
+        return []  # a rule with no examples
+    return stretches
 
 
 def _run_key(item: dict[str, Any], version: str) -> dict[str, Any]:

@@ -11,8 +11,10 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from bs4 import BeautifulSoup
 from sqlite_utils import Database
 
+from archive.query import release_dates
 from renderer.build import build_site
 from renderer.citations import citations
 from renderer.linkcheck import check_site
@@ -227,3 +229,38 @@ def test_rebuild_is_incremental(small_site: Path, small_store: Database, tmp_pat
     assert report.pages_rendered == 0
     assert report.files_changed == 0
     assert not stray.exists()
+
+
+def test_a_wording_page_shows_the_examples_each_of_its_releases_printed(
+    small_site: Path, small_lineage: Database
+) -> None:
+    """A wording's page (a run of one number's words) shows its rule's examples release by
+    release: they may change while the words do not, and the page showed those of its first
+    release for all (403 pages of the whole archive, 707.6's Adaptive Automaton among them)."""
+    printed: dict[tuple[str, str], list[str]] = {}
+    for day, parent, text in small_lineage.execute(
+        """SELECT release, parent, text FROM clauses WHERE kind = 'example' ORDER BY position"""
+    ):
+        printed.setdefault((day, parent), []).append(text)
+    dates = release_dates(small_lineage)
+    runs = small_lineage.execute("SELECT number, start, end FROM number_runs").fetchall()
+    changed = 0
+    for number, start, end in runs:
+        path = small_site / "rule" / number / start / "index.html"
+        if not path.is_file():
+            continue
+        page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        releases = dates[dates.index(start) : dates.index(end) + 1]
+        expected: list[list[str]] = []
+        for day in releases:
+            texts = printed.get((day, number), [])
+            if not expected or expected[-1] != texts:
+                expected.append(texts)
+        stretches = page.select("div.example-stretch")
+        if stretches:
+            shown = [[p.get_text() for p in s.select("p.example")] for s in stretches]
+            changed += 1
+        else:
+            shown = [[p.get_text() for p in page.select("blockquote.wording p.example")]]
+        assert shown == expected or (shown == [[]] and expected == [[]]), path
+    assert changed > 0
