@@ -17,6 +17,7 @@ from archive.lookup import Found, find
 from archive.query import examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
 from lineage.evidence import UNCERTAIN, evidence, evidence_between
+from vocabulary.kinds import MERGED
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
 
@@ -70,10 +71,35 @@ def _where_it_went(db: Database, number: str, release: str) -> str:
     ).fetchone()
     said = f"; it was last numbered so in {last}, and that clause"
     if now is None:
+        merged = _merge_of(db, number, last, release)
+        if merged is not None:
+            return f"{said} was merged into {merged[1]} in {merged[0]} (try {number}@{last})"
         return f"{said} is not in it (try {number}@{last} to see where it went)"
     link = evidence_between(db, last, release, [now[1]]).get(now[1], {})
     doubt = f" (an {UNCERTAIN})" if link.get("weak") else ""
     return f"{said} is {now[0]} in {release}{doubt} (try {number}@{last})"
+
+
+def _merge_of(db: Database, number: str, last: str, release: str) -> tuple[str, str] | None:
+    """(release of the merge, number in `release`) of the clause that `number` named in
+    `last`, when that clause was merged into one `release` still has (the site's day pages
+    say it alike: renderer.asof_segments)."""
+    row = db.execute(
+        """SELECT e.release, e.related_lineages FROM lineage_members m
+           JOIN lineage_events e ON e.lineage_id = m.lineage_id
+           WHERE m.release = ? AND m.number = ? AND e.kind = ? AND e.release > ?
+             AND NOT EXISTS (SELECT 1 FROM lineage_members x
+                             WHERE x.lineage_id = m.lineage_id AND x.release = e.release)
+           ORDER BY e.release LIMIT 1""",
+        [last, number, MERGED, last],
+    ).fetchone()
+    if row is None or not json.loads(row[1]):
+        return None
+    into = db.execute(
+        "SELECT number FROM lineage_members WHERE lineage_id = ? AND release = ?",
+        [json.loads(row[1])[0], release],
+    ).fetchone()
+    return (row[0], into[0]) if into is not None else None
 
 
 def related_lineages(db: Database, start: int) -> list[int]:

@@ -15,12 +15,14 @@ the permalink and the access date.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from lineage.evidence import NO_EVIDENCE, evidence
 from lineage.runs import Run
 from renderer.model import SiteModel
+from vocabulary.kinds import MERGED
 
 # The first segment starts here: any date before the archive's first release falls in it.
 BEFORE_ARCHIVE = "0001-01-01"
@@ -46,6 +48,7 @@ class Segment:
     # how certain the link from the number's run to that clause is (lineage.evidence): the
     # first weak decision of its lineage between them, else NO_EVIDENCE
     link: dict[str, Any] = field(default_factory=lambda: NO_EVIDENCE)
+    merged: bool = False  # `numbers` are those of the clause it had been merged into
 
 
 def number_segments(
@@ -94,9 +97,13 @@ def _unused(
     dates = model.dates
     steps = model.number_changes.get(lineage) if lineage is not None else None
     changes = steps.between(first, end) if steps is not None else [(first, ())]
+    marked = [(at, numbers, False) for at, numbers in changes]
+    merge = _merged_into(model, lineage) if previous is not None else None
+    if merge is not None:  # after its merge, what the clause it went into was numbered
+        marked = _through_merge(model, marked, end, *merge)
     history = model.history_url.get(lineage) if lineage is not None else None
     last = following["first"] if following else (dates[end] if end < len(dates) else None)
-    ends: list[str | None] = [dates[at] for at, _numbers in changes[1:]]
+    ends: list[str | None] = [dates[at] for at, _numbers, _merged in marked[1:]]
     ends.append(last)
     events = model.events.get(lineage, []) if lineage is not None else []
     return [
@@ -110,9 +117,38 @@ def _unused(
             following,
             history,
             _link(events, dates[at], previous, following) if numbers else NO_EVIDENCE,
+            merged,
         )
-        for (at, numbers), until in zip(changes, ends, strict=True)
+        for (at, numbers, merged), until in zip(marked, ends, strict=True)
     ]
+
+
+def _merged_into(model: SiteModel, lineage: int | None) -> tuple[int, int] | None:
+    """(place of the release, lineage) where and into which the clause was merged, if its
+    lineage ended so: the number it last named is then part of that clause (`trace` follows
+    it there too)."""
+    if lineage is None:
+        return None
+    last = model.lineages[lineage]["last_release"]
+    for event in model.events.get(lineage, []):
+        related = json.loads(event["related_lineages"] or "[]")
+        if event["kind"] == MERGED and event["release"] > last and related:
+            return model.date_index[event["release"]], int(related[0])
+    return None
+
+
+def _through_merge(
+    model: SiteModel, marked: list[tuple[int, tuple[str, ...], bool]], end: int, at: int, into: int
+) -> list[tuple[int, tuple[str, ...], bool]]:
+    """`marked` (place, numbers, merged) with the places from `at` on, where the clause is in
+    the rules no more, read as the numbers of the clause `into` it was merged into."""
+    steps = model.number_changes.get(into)
+    if steps is None or at >= end:
+        return marked
+    before = [item for item in marked if item[0] < at]
+    after = [(place, numbers, True) for place, numbers in steps.between(max(at, marked[0][0]), end)]
+    merged = before + after
+    return [item for i, item in enumerate(merged) if i == 0 or item[1:] != merged[i - 1][1:]]
 
 
 def _link(

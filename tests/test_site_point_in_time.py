@@ -240,3 +240,33 @@ def test_releases_list_says_its_order(small_site: Path) -> None:
     shown = re.findall(r'<th scope="row"><a href="/releases/([\d-]+)/">', listing)
     assert shown == sorted(shown, reverse=True) and len(shown) > 2
     assert "newest first" in listing and "oldest first" not in listing
+
+
+def test_a_number_whose_clause_was_merged_says_into_what(
+    small_site: Path, small_lineage: Database
+) -> None:
+    """A number no longer in use whose clause was merged into another names that clause on
+    the number page's days, as `trace` does; they said "no longer in the rules" (21 merges
+    of the whole archive, 713.12 into 712.19 among them)."""
+    endings = small_lineage.execute(
+        """SELECT l.last_number, e.release, t.number FROM lineage_events e
+           JOIN lineages l ON l.id = e.lineage_id
+           JOIN lineage_members t ON t.lineage_id = json_extract(e.related_lineages, '$[0]')
+                AND t.release = e.release
+           WHERE e.kind = 'merged' AND e.release > l.last_release AND l.kind != 'glossary'
+             AND NOT EXISTS (SELECT 1 FROM lineage_members u
+                             WHERE u.number = l.last_number AND u.release = e.release)"""
+    ).fetchall()
+    assert endings
+    for number, merged_in, into in endings:
+        page = BeautifulSoup(
+            (small_site / "rule" / number / "index.html").read_text(encoding="utf-8"),
+            "html.parser",
+        )
+        entry = page.select_one(f'li.day-unused[data-start="{merged_in}"]')
+        assert entry is not None, number
+        text = " ".join(entry.get_text().split())
+        assert f"had been merged into {into}" in text, (number, text)
+        said = rf"was merged into {re.escape(into)} in {merged_in}"
+        with pytest.raises(LookupFailed, match=said):
+            trace(small_lineage, f"{number}@{merged_in}")
