@@ -15,14 +15,12 @@ the permalink and the access date.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from lineage.evidence import NO_EVIDENCE, evidence
 from lineage.runs import Run
 from renderer.model import SiteModel
-from vocabulary.kinds import MERGED
 
 # The first segment starts here: any date before the archive's first release falls in it.
 BEFORE_ARCHIVE = "0001-01-01"
@@ -98,7 +96,7 @@ def _unused(
     steps = model.number_changes.get(lineage) if lineage is not None else None
     changes = steps.between(first, end) if steps is not None else [(first, ())]
     marked = [(at, numbers, False) for at, numbers in changes]
-    merge = _merged_into(model, lineage) if previous is not None else None
+    merge = model.merges.get(lineage) if previous is not None and lineage is not None else None
     if merge is not None:  # after its merge, what the clause it went into was numbered
         marked = _through_merge(model, marked, end, *merge)
     history = model.history_url.get(lineage) if lineage is not None else None
@@ -121,20 +119,6 @@ def _unused(
         )
         for (at, numbers, merged), until in zip(marked, ends, strict=True)
     ]
-
-
-def _merged_into(model: SiteModel, lineage: int | None) -> tuple[int, int] | None:
-    """(place of the release, lineage) where and into which the clause was merged, if its
-    lineage ended so: the number it last named is then part of that clause (`trace` follows
-    it there too)."""
-    if lineage is None:
-        return None
-    last = model.lineages[lineage]["last_release"]
-    for event in model.events.get(lineage, []):
-        related = json.loads(event["related_lineages"] or "[]")
-        if event["kind"] == MERGED and event["release"] > last and related:
-            return model.date_index[event["release"]], int(related[0])
-    return None
 
 
 def _through_merge(
