@@ -82,24 +82,37 @@ def _where_it_went(db: Database, number: str, release: str) -> str:
 
 def _merge_of(db: Database, number: str, last: str, release: str) -> tuple[str, str] | None:
     """(release of the merge, number in `release`) of the clause that `number` named in
-    `last`, when that clause was merged into one `release` still has (the site's day pages
-    say it alike: renderer.asof_segments)."""
+    `last`, when that clause was merged into one `release` still has."""
     row = db.execute(
-        """SELECT e.release, e.related_lineages FROM lineage_members m
-           JOIN lineage_events e ON e.lineage_id = m.lineage_id
-           WHERE m.release = ? AND m.number = ? AND e.kind = ? AND e.release > ?
-             AND NOT EXISTS (SELECT 1 FROM lineage_members x
-                             WHERE x.lineage_id = m.lineage_id AND x.release = e.release)
-           ORDER BY e.release LIMIT 1""",
-        [last, number, MERGED, last],
+        "SELECT lineage_id FROM lineage_members WHERE release = ? AND number = ?", [last, number]
     ).fetchone()
-    if row is None or not json.loads(row[1]):
+    merge = merges(db, row[0]).get(row[0]) if row is not None else None
+    if merge is None:
         return None
     into = db.execute(
         "SELECT number FROM lineage_members WHERE lineage_id = ? AND release = ?",
-        [json.loads(row[1])[0], release],
+        [merge[1], release],
     ).fetchone()
-    return (row[0], into[0]) if into is not None else None
+    return (merge[0], into[0]) if into is not None else None
+
+
+def merges(db: Database, lineage: int | None = None) -> dict[int, tuple[str, int]]:
+    """lineage -> (release, lineage) where and into which its clause was merged, for each
+    lineage (or the one asked) that a merge ended: the merge after its last release. The one
+    definition `trace` and the site's day pages (renderer.model) follow a merge by."""
+    found: dict[int, tuple[str, int]] = {}
+    for lineage_id, release, related in db.execute(
+        f"""SELECT e.lineage_id, e.release, e.related_lineages FROM lineage_events e
+            JOIN lineages l ON l.id = e.lineage_id
+            WHERE e.kind = ? AND e.release > l.last_release
+              {"AND e.lineage_id = ?" if lineage is not None else ""}
+            ORDER BY e.lineage_id, e.release, e.id""",
+        [MERGED] if lineage is None else [MERGED, lineage],
+    ):
+        into = json.loads(related)
+        if into and lineage_id not in found:  # the first merge that ended it
+            found[lineage_id] = (release, int(into[0]))
+    return found
 
 
 def related_lineages(db: Database, start: int) -> list[int]:

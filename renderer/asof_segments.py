@@ -98,7 +98,7 @@ def _unused(
     marked = [(at, numbers, False) for at, numbers in changes]
     merge = model.merges.get(lineage) if previous is not None and lineage is not None else None
     if merge is not None:  # after its merge, what the clause it went into was numbered
-        marked = _through_merge(model, marked, end, *merge)
+        marked = _through_merge(model, marked, end, model.date_index[merge[0]], merge[1])
     history = model.history_url.get(lineage) if lineage is not None else None
     last = following["first"] if following else (dates[end] if end < len(dates) else None)
     ends: list[str | None] = [dates[at] for at, _numbers, _merged in marked[1:]]

@@ -7,7 +7,6 @@ adds is presentation (each clause history's URL and title, the number runs' URLs
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -21,12 +20,12 @@ from lineage.derived import derived_releases
 from lineage.freshness import require_current
 from lineage.headings import HeadingMember, load_headings
 from lineage.runs import Run, number_runs
+from lineage.trace import merges
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
 from renderer.json_column import decode_each
 from renderer.queries import all_texts, releases
-from vocabulary.kinds import MERGED
 
 # What a page shows of an official explanation (and what its key covers).
 SHOWN = ("article", "set_name", "url", "heading", "explanation", "matched_by", "release")
@@ -111,6 +110,9 @@ class SiteModel:
     witnessed: frozenset[str]
     derived: frozenset[str]  # releases read from a derived copy (lineage.derived)
     explained: dict[tuple[int, str], list[dict[str, Any]]]
+    # lineage -> (release, lineage) of the merge that ended it (lineage.trace.merges): what a
+    # number whose clause was merged names on the days after (renderer.asof_segments)
+    merges: dict[int, tuple[str, int]]
     headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (lineage.headings)
     texts: dict[str, str]  # version hash -> text, of every clause version (read once)
 
@@ -129,23 +131,6 @@ class SiteModel:
     def date_index(self) -> dict[str, int]:
         """release -> its place in `dates`."""
         return {day: i for i, day in enumerate(self.dates)}
-
-    @cached_property
-    def merges(self) -> dict[int, tuple[int, int]]:
-        """lineage -> (place in `dates` of the release, lineage) where and into which the
-        clause was merged, for each lineage that ended so (renderer.asof_segments: what a
-        number whose clause was merged names on the days after). Read once from the events,
-        not for each of the 23,000 stretches a number was unused."""
-        found: dict[int, tuple[int, int]] = {}
-        for lineage, events in self.events.items():
-            last = self.lineages[lineage]["last_release"]
-            for event in events:  # in release order: the first merge that ended it
-                if event["kind"] == MERGED and event["release"] > last:
-                    related = json.loads(event["related_lineages"] or "[]")
-                    if related:
-                        found[lineage] = (self.date_index[event["release"]], int(related[0]))
-                        break
-        return found
 
     @cached_property
     def number_changes(self) -> dict[int, NumberSteps]:
@@ -303,6 +288,7 @@ def load_model(db: Database) -> SiteModel:
         example_rows=examples,
         lineage_examples=lineage_examples(db, list(examples), dates, anchors),
         explained=_explained(db),
+        merges=merges(db),
         headings=load_headings(db),
         texts=all_texts(db),
         derived=frozenset(derived_releases(db)),
