@@ -561,11 +561,10 @@ def _store_release(
 ) -> list[int]:
     """Write the members and events of one release; returns the lineage of each clause."""
     old, old_ids = before
-    matches = alignment.matches
-    ids = [old_ids[matches[n]] if n in matches else 0 for n in range(len(new))]
-    for n in range(len(new)):
-        if n not in matches:
-            ids[n] = lineages.start(release, new[n])
+    ids = []
+    for n in range(len(new)):  # new lineages numbered in document order
+        o = alignment.matches.get(n)
+        ids.append(lineages.start(release, new[n]) if o is None else old_ids[o])
     lineages.reach(release, ids, new)
     events = _event_rows(release, old, old_ids, new, ids, alignment)
     db.conn.executemany(
