@@ -129,3 +129,39 @@ def gap_notice(gap: dict[str, Any]) -> str:
         f" {gap['after']} and {gap['before']}): changes listed here may have come in a"
         " release the archive lacks"
     )
+
+
+def gap_on(db: Database, day: str) -> dict[str, Any] | None:
+    """The gap whose days hold `day`, or None.
+
+    A gap's days are those after the release it follows and before the release that follows
+    it: on them a release the archive lacks may have been in force, so the answer read from
+    the newest archived release may be out of date. The day of the release it follows is not
+    one of them: that release was new that day."""
+    for gap in gaps_by_day(db):
+        if gap["after"] < day < gap["before"]:
+            return gap
+    return None
+
+
+def gaps_by_day(db: Database) -> list[dict[str, Any]]:
+    """The stored gaps whose two releases are both in the store, oldest first: those that an
+    answer for a day can say it falls in (`gap_on`). In a store that lacks a gap's releases,
+    the answer for its days comes from a release before it, and the gap's notice, which
+    names the release it follows, would not describe it."""
+    stored = {row[0] for row in db.execute("SELECT date FROM releases")}
+    return [gap for gap in stored_gaps(db) if gap["after"] in stored and gap["before"] in stored]
+
+
+def day_gap_notice(gap: dict[str, Any], day: str) -> str:
+    """One line for an answer about a day inside a gap (`gap_on`).
+
+    >>> day_gap_notice({"title": "Releases of 2000", "status": "expected",
+    ...                 "after": "1999-11-01", "before": "2001-07-23"}, "2000-06-01")[:72]
+    '2000-06-01 falls in a gap in the archive: Releases of 2000 (expected, no '
+    """
+    return (
+        f"{day} falls in a gap in the archive: {gap['title']} ({gap['status']}, no release"
+        f" between {gap['after']} and {gap['before']}): a release the archive lacks may have"
+        " been in force that day"
+    )

@@ -15,7 +15,8 @@ the permalink and the access date.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from typing import Any
 
 from lineage.evidence import NO_EVIDENCE, evidence
@@ -47,6 +48,9 @@ class Segment:
     # first weak decision of its lineage between them, else NO_EVIDENCE
     link: dict[str, Any] = field(default_factory=lambda: NO_EVIDENCE)
     merged: bool = False  # `numbers` are those of the clause it had been merged into
+    # the gap in the archive (archive.gaps) whose days these are: a release the archive lacks
+    # may have been in force on them (`day_segments`)
+    gap: dict[str, Any] | None = None
 
 
 def number_segments(
@@ -155,3 +159,31 @@ def _link(
         if after < event["release"] <= upto and event["weak"]:
             return evidence(event["method"], event["score"], event["weak"])
     return NO_EVIDENCE
+
+
+def gaps_within(segment: Segment, gaps: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The gaps in the archive whose days lie in `segment`: the answer it gives for them is
+    that of the newest release the archive holds, which a release it lacks may have changed.
+
+    A gap lies between two archived releases that follow each other, and a segment starts
+    and ends on releases, so a segment holds a gap's days whole or none of them."""
+    start, until = segment.start, segment.until
+    return [g for g in gaps if start <= g["after"] and (until is None or g["before"] <= until)]
+
+
+def day_segments(segments: list[Segment], gaps: tuple[dict[str, Any], ...]) -> list[Segment]:
+    """`segments` cut for the answers by day: the days of each gap (archive.gaps.gap_on:
+    after the release it follows, before the one that follows it) become a segment of their
+    own that carries the gap, so that /rule/N/DAY/ says the answer may be out of date, as
+    `rules-history show` does for such a day."""
+    found: list[Segment] = []
+    for segment in segments:
+        rest = segment
+        for gap in gaps_within(segment, gaps):
+            first = (date.fromisoformat(gap["after"]) + timedelta(days=1)).isoformat()
+            found.append(replace(rest, until=first))
+            found.append(replace(rest, start=first, until=gap["before"], gap=gap))
+            rest = replace(rest, start=gap["before"])
+        if rest.start != rest.until:
+            found.append(rest)
+    return found

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.gaps import gaps_by_day
 from facedown.store import require_examples, stored_examples
 from lineage.derived import derived_releases
 from lineage.freshness import require_current
@@ -114,6 +115,7 @@ class SiteModel:
     # number whose clause was merged names on the days after (renderer.asof_segments)
     merges: dict[int, tuple[str, int]]
     headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (lineage.headings)
+    gaps: tuple[dict[str, Any], ...]  # releases the archive lacks (archive.gaps.gaps_by_day)
     texts: dict[str, str]  # version hash -> text, of every clause version (read once)
 
     @cached_property
@@ -290,6 +292,7 @@ def load_model(db: Database) -> SiteModel:
         explained=_explained(db),
         merges=merges(db),
         headings=load_headings(db),
+        gaps=tuple(gaps_by_day(db)),
         texts=all_texts(db),
         derived=frozenset(derived_releases(db)),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),

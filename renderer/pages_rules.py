@@ -19,7 +19,7 @@ from typing import Any, cast
 from markupsafe import Markup
 
 from lineage.runs import Run
-from renderer.asof_segments import Segment, number_segments
+from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
 from renderer.citations import citations, day_citation
 from renderer.context import Site
@@ -182,12 +182,15 @@ def _number_page(
             "runs": items,
             "groups": groups,
             "runs_json": json.dumps(resolver).replace("</", "<\\/"),
-            "segments": segments,
+            "segments": day_segments(segments, site.model.gaps),  # one answer by day each
+            "days": list(zip(segments, spanned, strict=True)),  # the list of every day
         }
 
-    # Everything the page shows comes from its runs (`keys`: each as its pages show it) and
-    # its segments, which name their runs by URL: the context is made only when the page is.
-    key = context_key([number, keys, [_segment_key(segment) for segment in segments]])
+    # Everything the page shows comes from its runs (`keys`: each as its pages show it), its
+    # segments, which name their runs by URL, and the gaps in the archive each spans (most
+    # none): the context is made only when the page is.
+    spanned = [gaps_within(segment, site.model.gaps) for segment in segments]
+    key = context_key([number, keys, [_segment_key(segment) for segment in segments], spanned])
     site.lazy_page(f"rule/{number}/index.html", "rule.html", context, key)
 
 

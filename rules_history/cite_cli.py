@@ -19,6 +19,7 @@ from archive.store import open_reader
 from rules_history.options import (
     also_named_note,
     check_base_url,
+    clause_on_day,
     db_option,
     json_option,
     print_json,
@@ -73,8 +74,8 @@ def cite(
     """Cite RULE (a number, or a section or keyword title; RULE@DATE as `trace` takes it)
     as it read on a date: the same permalink, release and formats as the rule's page on the
     site (the wording's page; with --day, the day's)."""
+    from archive.gaps import day_gap_notice
     from archive.query import release_dates
-    from archive.query import show as show_clause
     from lineage.runs import number_runs
     from renderer.asof_view import valid_day
     from renderer.citations import citations, day_citation, release_words
@@ -84,7 +85,7 @@ def cite(
     check_base_url(base_url)
     db = open_reader(db_file)
     asked = rule_on_day(rule, as_of)
-    clause = show_clause(db, *asked)
+    clause = clause_on_day(db, asked)
     number, release = clause["number"], clause["release"]
     if number is None:
         raise LookupFailed(
@@ -115,11 +116,14 @@ def cite(
                 **_as_json(cited, release, run.start, run.end),
                 "day": {"path": path, "text": on},
                 "also_named": clause["also_named"],
+                "gap": clause.get("gap"),
             }
         )
         return
     if clause["also_named"]:  # on stderr: the citation alone is what a reader copies
         click.echo(also_named_note(rule, as_of, clause["also_named"]), err=True)
+    if "gap" in clause:  # the day's page says so too (renderer.asof_segments.day_segments)
+        click.echo(f"note: {day_gap_notice(clause['gap'], day)}", err=True)
     if on_day:
         click.echo(on)
         return

@@ -23,6 +23,7 @@ from rules_history.lineage_cli import trace as trace_command
 from rules_history.options import (
     also_named_note,
     captures_option,
+    clause_on_day,
     db_option,
     json_option,
     print_json,
@@ -137,11 +138,12 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     "face-down spells and permanents") or a glossary term ("morph (glossary)" when a title
     has the same name); a heading shows everything numbered under it. RULE@DATE (as `trace`
     takes it) is RULE with --as-of DATE."""
-    from archive.query import show as show_clause
+    from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, is_derived
 
     db = open_reader(db_file)
-    clause = show_clause(db, *rule_on_day(rule, as_of))
+    asked = rule_on_day(rule, as_of)
+    clause = clause_on_day(db, asked)
     if is_derived(db, clause["release"]):
         clause["derived"], clause["note"] = True, DERIVED_NOTE
     if as_json:
@@ -151,6 +153,8 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     click.echo(f"{label}  ({clause['release']} release)")
     if clause.get("derived"):
         click.echo(f"note: {clause['release']}: {DERIVED_NOTE}")
+    if "gap" in clause:
+        click.echo(f"note: {day_gap_notice(clause['gap'], str(asked[1]))}")
     if clause.get("also_named"):  # the name is not one clause: say which others it names
         click.echo(also_named_note(rule, as_of, clause["also_named"]))
     click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])

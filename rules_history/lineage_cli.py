@@ -11,6 +11,7 @@ from sqlite_utils import Database
 
 from rules_history.options import (
     also_named_note,
+    day_in_gap,
     db_option,
     json_option,
     print_json,
@@ -54,6 +55,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     no date: the newest release. The history goes
     backwards and forwards across renumbering, splits and merges."""
     from archive.explanations import one_line
+    from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, is_derived
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
@@ -63,6 +65,9 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     result = trace_rule(db, number, when)
     if is_derived(db, result["release"]):  # found in the copy; the entries are official
         result["derived"], result["note"] = True, DERIVED_NOTE
+    gap = day_in_gap(db, when)
+    if gap is not None:  # the clause is the one of the newest archived release before it
+        result["gap"] = gap
     if as_json:
         print_json(result)
         return
@@ -72,6 +77,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
     if result["also_named"]:  # as `show` says it
         click.echo(also_named_note(rule, None, result["also_named"]))
+    if gap is not None:
+        click.echo(f"note: {day_gap_notice(gap, str(when))}")
     for line in trace_lines(result["entries"], one_line):
         click.echo(line)
     for witness in result.get("witnesses", []):

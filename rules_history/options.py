@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from sqlite_utils import Database
 
 from archive.errors import RulesHistoryError
 from archive.manifest import CAPTURES_DIR
@@ -89,3 +90,33 @@ def also_named_note(rule: str, as_of: str | None, others: list[str]) -> str:
     """The note `show`, `trace` and `cite` give when RULE (as `rule_on_day` reads it) names
     other clauses too (`archive.lookup.Found.also`), each as a reader asks for it."""
     return f"note: {rule_on_day(rule, as_of)[0]!r} also names {', '.join(others)}"
+
+
+def day_in_gap(db: Database, day: str | None) -> dict[str, Any] | None:
+    """The gap in the archive that holds `day` (archive.gaps.gap_on), when the reader asked
+    about a day: not a release's name or code, nor the newest release (None)."""
+    from archive.gaps import gap_on
+    from renderer.asof_view import valid_day
+
+    return gap_on(db, day) if day is not None and valid_day(day) else None
+
+
+def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]:
+    """The clause `show` prints for (RULE, day asked) (archive.query.show), with `gap` when
+    the day lies in a gap in the archive (`day_in_gap`). When the store has no such clause,
+    the error says the day lies in a gap too: a release the archive lacks may have had it."""
+    from archive.errors import LookupFailed
+    from archive.gaps import day_gap_notice
+    from archive.query import show
+
+    rule, day = asked
+    gap = day_in_gap(db, day)
+    try:
+        clause = show(db, rule, day)
+    except LookupFailed as error:
+        if gap is None or day is None:
+            raise
+        raise LookupFailed(f"{error}; {day_gap_notice(gap, day)}") from error
+    if gap is not None:
+        clause["gap"] = gap
+    return clause

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from archive.manifest import CAPTURES_DIR, load_manifest, read_capture_bytes
 from archive.parse import parse_release
 from archive.store import open_store
 from crawler.catalogue import CATALOGUE_FILE, load_catalogue
+from renderer.asof_view import SEGMENT, Asked, show_as_of
+from renderer.environment import long_date
 from renderer.linkcheck import check_site
 from rules_history.cli import main
 
@@ -161,3 +164,77 @@ def test_a_release_inside_a_gap_is_reported_and_a_bad_line_named(tmp_path, gap_s
     bad.write_text('{"id": "gap-z", "kind": "gap", "after": "2001-01-01"}\n')
     with pytest.raises(GapError, match="line 1: not a gap entry"):
         load_gaps(bad)
+
+
+# A day inside the 2000 gap, and the day of the release the gap follows (not inside it).
+IN_GAP, GAP_FOLLOWS = "2000-06-01", "1999-11-01"
+
+
+def test_an_answer_for_a_day_inside_a_gap_says_so(gap_site):
+    """`show`, `cite` and `trace` for a day on which a release the archive lacks may have
+    been in force: a note in text, the gap in JSON; none on the day of an archived release."""
+    db = ["--db", str(gap_site[0])]
+    runner = CliRunner()
+    note = (
+        f"note: {IN_GAP} falls in a gap in the archive: Releases of 2000 and early 2001"
+        " (expected, no release between 1999-11-01 and 2001-07-23): a release the archive"
+        " lacks may have been in force that day"
+    )
+    for command in (["show", f"502.2@{IN_GAP}"], ["trace", f"502.2@{IN_GAP}"]):
+        text = runner.invoke(main, [*command, *db])
+        assert text.exit_code == 0, text.output
+        assert note in text.output.splitlines(), command
+        as_json = json.loads(runner.invoke(main, [*command, "--json", *db]).output)
+        assert as_json["release"] == "1999-11-01" and as_json["gap"]["id"] == "gap-2000"
+        certain = runner.invoke(main, [command[0], f"502.2@{GAP_FOLLOWS}", *db]).output
+        assert "note:" not in certain
+        assert "gap" not in json.loads(
+            runner.invoke(main, [command[0], f"502.2@{GAP_FOLLOWS}", "--json", *db]).output
+        )
+    cited = runner.invoke(main, ["cite", f"502.2@{IN_GAP}", "--day", *db])
+    assert cited.exit_code == 0 and note in cited.stderr.splitlines()
+    assert "in force on June 1, 2000" in cited.stdout
+    as_json = json.loads(runner.invoke(main, ["cite", f"502.2@{IN_GAP}", "--json", *db]).stdout)
+    assert as_json["gap"]["id"] == "gap-2000"
+    # Kicker (502.21) came with Invasion, in 2000: the archive has it first in 2001-07-23
+    missing = runner.invoke(main, ["show", f"502.21@{IN_GAP}", *db])
+    assert missing.exit_code == 1
+    assert missing.output.count("\n") == 1 and note.removeprefix("note: ") in missing.output
+
+
+def _segments(page: str) -> list[tuple[str, str, str]]:
+    """Each answer by day of a number page: its first day, the day after its last, its HTML."""
+    return SEGMENT.findall(page)
+
+
+@pytest.mark.parametrize("number", ["502.2", "502.21"])
+def test_a_day_page_inside_a_gap_says_so(gap_site, number):
+    """/rule/N/DAY/ for a day inside the gap, as `serve` and the browser pick it: the answer
+    by day is cut at the gap's days, which alone carry the note; every day still has one
+    answer, and the page's list of every day names the gap."""
+    page = (gap_site[1] / "rule" / number / "index.html").read_text(encoding="utf-8")
+    segments = _segments(page)
+    assert segments[0][0] == "0001-01-01" and segments[-1][1] == ""
+    assert all(a[1] == b[0] for a, b in zip(segments, segments[1:], strict=False))
+    noted = [(start, until) for start, until, html in segments if 'class="gap-note"' in html]
+    assert noted == [("1999-11-02", "2001-07-23")]
+    accessed = date(2026, 11, 30)
+    releases = [[day, day] for day in RELEASES]
+
+    def shown(day: str) -> str:
+        """The answer `serve` shows for the day, as words."""
+        page_on_day = show_as_of(page, Asked(number, day, "/", "http://x", accessed), releases)
+        assert page_on_day is not None
+        answer = page_on_day.split('<div id="asof-day" class="asof-view">')[1].split("<template")[0]
+        return re.sub(r"\s+", " ", re.sub("<[^>]+>", "", answer))
+
+    words = shown(IN_GAP)
+    assert "A release the archive lacks may have been in force on June 1, 2000." in words
+    assert "Releases of 2000 and early 2001 (expected)" in words
+    for day in (GAP_FOLLOWS, "2001-07-23"):
+        assert f"on {long_date(day)}" in shown(day) and "lacks" not in shown(day), day
+    days = re.search(r'<ul class="days">(.*?)</ul>', page, re.S)
+    assert days is not None
+    entries = re.findall(r"<li[^>]*>(.*?)</li>", days.group(1), re.S)
+    spanning = [e for e in entries if 'href="/releases/#gap-2000"' in e]
+    assert len(spanning) == 1 and "the archive lacks the releases between" in spanning[0]
