@@ -49,13 +49,15 @@ def find_lineage(db: Database, found: Found, release: str) -> int:
     if row is None:
         what = "rule" if found.term is None else "glossary entry"
         missing = f"there is no {what} {number} in the {release} release"
-        raise LookupFailed(missing + _where_it_went(db, number, release))
+        raise LookupFailed(missing + where_it_went(db, number, release))
     return int(row[0])
 
 
-def _where_it_went(db: Database, number: str, release: str) -> str:
+def where_it_went(db: Database, number: str, release: str) -> str:
     """For a number `release` lacks: the last release before it that had the number, and
-    the number that clause has in `release` (an old citation's number today), if any."""
+    the number that clause has in `release` (an old citation's number today), or the clause
+    it had been merged into by then; "" when no release before had the number. What `trace`
+    and `show` say, and the site's day pages (renderer.asof_segments)."""
     last = db.execute(
         "SELECT max(release) FROM lineage_members WHERE number = ? AND release < ?",
         [number, release],

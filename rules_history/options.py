@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 from sqlite_utils import Database
 
-from archive.errors import RulesHistoryError
+from archive.errors import LookupFailed, RulesHistoryError
 from archive.manifest import CAPTURES_DIR
 from archive.store import DB_ENV, db_path
 
@@ -105,7 +105,6 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
     """The clause `show` prints for (RULE, day asked) (archive.query.show), with `gap` when
     the day lies in a gap in the archive (`day_in_gap`). When the store has no such clause,
     the error says the day lies in a gap too: a release the archive lacks may have had it."""
-    from archive.errors import LookupFailed
     from archive.gaps import day_gap_notice
     from archive.query import show
 
@@ -114,9 +113,31 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
     try:
         clause = show(db, rule, day)
     except LookupFailed as error:
-        if gap is None or day is None:
-            raise
-        raise LookupFailed(f"{error}; {day_gap_notice(gap, day)}") from error
+        message = _where_number_went(db, rule, day) or str(error)
+        if gap is not None and day is not None:
+            message += f"; {day_gap_notice(gap, day)}"
+        raise LookupFailed(message) from error
     if gap is not None:
         clause["gap"] = gap
     return clause
+
+
+def _where_number_went(db: Database, rule: str, day: str | None) -> str | None:
+    """For a rule number the release in force on `day` lacks: the error `trace` gives, which
+    follows the clause the number last named to its number then, or to the clause it had
+    been merged into (lineage.trace.where_it_went); None when that says nothing more (no
+    release before had the number, or `rule` is not a number)."""
+    from archive.lookup import find
+    from archive.query import canonical_number, release_in_force
+    from lineage.trace import where_it_went
+
+    try:
+        release = release_in_force(db, day)
+        found = find(db, release, rule)
+    except LookupFailed:
+        return None
+    if found.term is not None or found.number is None:
+        return None
+    number = canonical_number(found.number)
+    went = where_it_went(db, number, release)
+    return f"there is no rule {number} in the {release} release{went}" if went else None

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from click.testing import CliRunner
 from conftest import serving
 from sqlite_utils import Database
 from static_host import static_host
@@ -24,6 +25,7 @@ from static_host import static_host
 from archive.errors import LookupFailed
 from lineage.trace import trace
 from renderer.environment import long_date
+from rules_history.cli import main
 
 DAY = "2008-03-17"
 ASKED = f"/rule/504.2/{DAY}/"
@@ -258,6 +260,7 @@ def test_a_number_whose_clause_was_merged_says_into_what(
                              WHERE u.number = l.last_number AND u.release = e.release)"""
     ).fetchall()
     assert endings
+    db_file = str(small_lineage.execute("PRAGMA database_list").fetchone()[2])
     for number, merged_in, into in endings:
         page = BeautifulSoup(
             (small_site / "rule" / number / "index.html").read_text(encoding="utf-8"),
@@ -270,3 +273,6 @@ def test_a_number_whose_clause_was_merged_says_into_what(
         said = rf"was merged into {re.escape(into)} in {merged_in}"
         with pytest.raises(LookupFailed, match=said):
             trace(small_lineage, f"{number}@{merged_in}")
+        for command in ("show", "cite"):  # they sent the reader to `trace`
+            shown = CliRunner().invoke(main, [command, f"{number}@{merged_in}", "--db", db_file])
+            assert shown.exit_code == 1 and re.search(said, shown.output), (command, shown.output)
