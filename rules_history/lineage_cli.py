@@ -17,7 +17,7 @@ from rules_history.options import (
     print_json,
     reports_errors,
 )
-from rules_history.trace_text import render_diff, trace_lines
+from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
 from vocabulary.kinds import FORMATTING
 
 
@@ -56,7 +56,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     backwards and forwards across renumbering, splits and merges."""
     from archive.explanations import one_line
     from archive.gaps import day_gap_notice
-    from lineage.derived import DERIVED_NOTE, is_derived
+    from lineage.derived import DERIVED_NOTE, derived_releases, is_derived
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
 
@@ -80,6 +80,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     if gap is not None:
         click.echo(f"note: {day_gap_notice(gap, str(when))}")
     for line in trace_lines(result["entries"], one_line):
+        click.echo(line)
+    for line in derived_wording_lines(result["wordings"], derived_releases(db), DERIVED_NOTE):
         click.echo(line)
     for witness in result.get("witnesses", []):
         click.echo(

@@ -131,3 +131,32 @@ def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
                 if line not in shown:
                     shown.add(line)
                     yield f"    explained: {line}"
+
+
+def derived_wording_lines(
+    wordings: list[dict[str, Any]], derived: set[str], note: str
+) -> Iterator[str]:
+    """A note for each wording (the trace's `wordings`, as JSON and the history page list
+    them) that begins in a derived release: the copy's differences are no event of the
+    official history above, so the text says the wording is there and how to read it.
+
+    >>> [line] = derived_wording_lines(
+    ...     [{"first": "2003-05-26", "numbers": ["100.1"], "kind": "reworded", "releases": 1}],
+    ...     {"2003-05-26"}, "from a copy")
+    >>> line.split(", which ")
+    ['note: 2003-05-26 (from a copy) prints a wording of 100.1 of its own (reworded)', \
+'no official release prints: `show 100.1@2003-05-26` shows it']
+    """
+    for item in wordings:
+        if item["first"] not in derived:
+            continue
+        number = item["numbers"][-1]
+        which = (
+            "which no official release prints"
+            if item["releases"] == 1
+            else "which the official history above dates from the next official release"
+        )
+        yield (
+            f"note: {item['first']} ({note}) prints a wording of {number} of its own"
+            f" ({item['kind']}), {which}: `show {number}@{item['first']}` shows it"
+        )

@@ -246,3 +246,29 @@ def test_the_browser_compare_sets_the_copys_differences_apart_as_diff_does(
         tab.close()
         server.shutdown()
         server.server_close()
+
+
+def test_trace_text_names_every_wording_the_copy_began_as_json_lists_them(scourge):
+    """A wording the copy began is in `trace --json`'s wordings and on the history page, but
+    no event of the official history: the text trace named it nowhere."""
+    path = scourge.execute("PRAGMA database_list").fetchone()[2]
+    numbers = [
+        row[0]
+        for row in scourge.execute(
+            """SELECT m.number FROM wordings w JOIN lineage_members m
+               ON m.lineage_id = w.lineage_id AND m.release = w.first
+               WHERE w.first = '2003-05-26' AND m.number GLOB '[0-9]*' ORDER BY m.part_id"""
+        )
+    ]
+    assert len(numbers) > 100
+    for number in numbers[:: len(numbers) // 12]:  # a dozen, spread over the document
+        rule = f"{number}@2003-05-26"
+        as_json = json.loads(
+            CliRunner().invoke(main, ["trace", rule, "--json", "--db", path]).output
+        )
+        began = [w for w in as_json["wordings"] if w["first"] == "2003-05-26"]
+        text = CliRunner().invoke(main, ["trace", rule, "--db", path]).output.splitlines()
+        noted = [line for line in text if line.startswith("note: 2003-05-26 (")]
+        assert len(noted) == len(began) == 1, (number, noted)
+        assert f"prints a wording of {number} of its own ({began[0]['kind']})" in noted[0]
+        assert noted[0].endswith(f"`show {number}@2003-05-26` shows it")
