@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import make_captures_dir
+from static_host import static_host
 
 from archive.decode import decode_capture
 from archive.gaps import Gap, GapError, gaps_between, load_gaps, store_gaps
@@ -238,3 +239,20 @@ def test_a_day_page_inside_a_gap_says_so(gap_site, number):
     entries = re.findall(r"<li[^>]*>(.*?)</li>", days.group(1), re.S)
     spanning = [e for e in entries if 'href="/releases/#gap-2000"' in e]
     assert len(spanning) == 1 and "the archive lacks the releases between" in spanning[0]
+
+
+@pytest.mark.browser  # the `browser` fixture skips it without Debian's chromium
+def test_the_browser_shows_the_gap_on_a_day_inside_it(browser, gap_site):
+    """On a static host the day is picked by static/asof.js: the same note as `serve`."""
+    with static_host(gap_site[1]) as host:
+        page = browser.new_page()
+        page.goto(f"{host.url}/rule/502.2/{IN_GAP}/")
+        page.wait_for_function("!document.getElementById('asof-day').hidden")
+        note = page.locator("#asof-day aside.gap-note")
+        assert "A release the archive lacks may have been in force on June 1, 2000." in (
+            note.inner_text()
+        )
+        page.goto(f"{host.url}/rule/502.2/2001-08-01/")
+        page.wait_for_function("!document.getElementById('asof-day').hidden")
+        assert page.locator("#asof-day aside.gap-note").count() == 0
+        page.close()
