@@ -178,14 +178,23 @@ def _is_noise(change: dict[str, Any]) -> bool:
 def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """For each clause of RELEASE (a date, set code or name), the release its wording dates
     from."""
+    from archive.gaps import day_gap_notice
     from lineage.blame import blame as blame_release
     from lineage.derived import DERIVED_NOTE
 
-    rows: list[dict[str, Any]] = blame_release(_store(db_file), release, rule_prefix)
+    db = _store(db_file)
+    rows: list[dict[str, Any]] = blame_release(db, release, rule_prefix)
+    gap = day_in_gap(db, release)  # a day asked, inside a gap: as `show` says it
+    if gap is not None:
+        brief = {key: gap[key] for key in ("id", "title", "status", "after", "before")}
+        for row in rows:
+            row["gap"] = brief
     if as_json:
         print_json(rows)
         return
     if rows and rows[0].get("derived"):
         click.echo(f"note: {rows[0]['release']}: {DERIVED_NOTE}")
+    if gap is not None:
+        click.echo(f"note: {day_gap_notice(gap, release)}")
     for row in rows:
         click.echo(f"{row['since']}  {row['number']}")

@@ -172,7 +172,7 @@ IN_GAP, GAP_FOLLOWS = "2000-06-01", "1999-11-01"
 
 
 def test_an_answer_for_a_day_inside_a_gap_says_so(gap_site):
-    """`show`, `cite` and `trace` for a day on which a release the archive lacks may have
+    """`show`, `cite`, `trace` and `blame` for a day on which a release the archive lacks may have
     been in force: a note in text, the gap in JSON; none on the day of an archived release."""
     db = ["--db", str(gap_site[0])]
     runner = CliRunner()
@@ -192,6 +192,12 @@ def test_an_answer_for_a_day_inside_a_gap_says_so(gap_site):
         assert "gap" not in json.loads(
             runner.invoke(main, [command[0], f"502.2@{GAP_FOLLOWS}", "--json", *db]).output
         )
+    blamed = runner.invoke(main, ["blame", IN_GAP, "--rule", "502.2", *db])
+    assert blamed.exit_code == 0 and note in blamed.output.splitlines()
+    rows = json.loads(runner.invoke(main, ["blame", IN_GAP, "--rule", "502", "--json", *db]).output)
+    assert rows and {row["gap"]["id"] for row in rows} == {"gap-2000"}
+    certain = json.loads(runner.invoke(main, ["blame", GAP_FOLLOWS, "--json", *db]).output)
+    assert not [row for row in certain if "gap" in row]
     cited = runner.invoke(main, ["cite", f"502.2@{IN_GAP}", "--day", *db])
     assert cited.exit_code == 0 and note in cited.stderr.splitlines()
     assert "in force on June 1, 2000" in cited.stdout
