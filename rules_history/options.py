@@ -114,7 +114,7 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
         clause = show(db, rule, day)
     except LookupFailed as error:
         message = _where_number_went(db, rule, day) or str(error)
-        if gap is not None and day is not None:
+        if gap is not None and day is not None and rule.strip():  # a missing release may name it
             message += f"; {day_gap_notice(gap, day)}"
         raise LookupFailed(message) from error
     if gap is not None:
