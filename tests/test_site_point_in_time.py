@@ -8,6 +8,7 @@ The small store's releases: 504.2 reads one wording from 2008-02-01 to 2009-05-0
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.error
 import urllib.request
@@ -276,3 +277,36 @@ def test_a_number_whose_clause_was_merged_says_into_what(
         for command in ("show", "cite"):  # they sent the reader to `trace`
             shown = CliRunner().invoke(main, [command, f"{number}@{merged_in}", "--db", db_file])
             assert shown.exit_code == 1 and re.search(said, shown.output), (command, shown.output)
+
+
+def test_a_day_page_leads_to_the_rule_with_its_subrules_in_that_release(
+    served: str, small_site: Path, small_lineage: Database
+) -> None:
+    """`show 504@DAY` prints the rule with everything numbered under it; the day page shows
+    its own line only, so it links to the rule in the full text of the release in force,
+    where the subrules and examples follow it."""
+    status, html = fetch(served + f"/rule/504/{DAY}/")
+    assert status == 200
+    view = html.split('<div id="asof-day" class="asof-view">', 1)[1].split("<template", 1)[0]
+    link = BeautifulSoup(view, "html.parser").select_one("p.in-fulltext a")
+    assert link is not None and link["href"] == "/releases/2008-02-01/#504"
+    release = BeautifulSoup(
+        (small_site / "releases/2008-02-01/index.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    shown = json.loads(
+        CliRunner()
+        .invoke(
+            main,
+            [
+                "show",
+                f"504@{DAY}",
+                "--json",
+                "--db",
+                str(small_lineage.execute("PRAGMA database_list").fetchone()[2]),
+            ],
+        )
+        .output
+    )
+    under = [inner["number"] for inner in shown["contents"]]
+    assert len(under) > 5 and release.find(id="504") is not None
+    assert all(release.find(id=number) is not None for number in under)
