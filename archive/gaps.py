@@ -158,7 +158,7 @@ def day_gap_notice(gap: dict[str, Any], day: str) -> str:
 
     >>> day_gap_notice({"title": "Releases of 2000", "status": "expected",
     ...                 "after": "1999-11-01", "before": "2001-07-23"}, "2000-06-01")[:72]
-    '2000-06-01 falls in a gap in the archive: Releases of 2000 (expected, no '
+    '2000-06-01 falls in a gap in the archive: Releases of 2000 (expected, no'
     """
     return (
         f"{day} falls in a gap in the archive: {gap['title']} ({gap['status']}, no release"

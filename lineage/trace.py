@@ -16,7 +16,7 @@ from archive.explanations import annotate_trace
 from archive.lookup import Found, find
 from archive.query import examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
-from lineage.evidence import UNCERTAIN, evidence, evidence_between
+from lineage.evidence import NO_EVIDENCE, UNCERTAIN, evidence, evidence_between
 from vocabulary.kinds import MERGED
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
@@ -180,6 +180,12 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
     for entry, part in zip(entries, parts, strict=True):  # part of its wording, as in `diff`
         entry["examples"] = examples.get(part, []) if part is not None else []
     alive = _numbers_in(db, lineages, newest)
+    # How certain `current_number` is: the first weak decision of the clause's lineage after
+    # the release asked about (as `diff` of that release and the newest would mark it).
+    weak = next(
+        (e for e in entries if e["lineage"] == lineage and e["release"] > release and e["weak"]),
+        None,
+    )
     result = {
         "rule": found.label,
         "also_named": list(found.also),  # what else the name names (`archive.lookup.Found`)
@@ -190,11 +196,20 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "newest_release": newest,
         "current_number": alive.get(lineage) or _merged_into(alive, entries, lineage),
         "current_numbers": sorted(set(alive.values()), key=_number_key),
+        "current_link": _link_today(weak),
         "entries": entries,
         "wordings": wordings(db, lineage),
         "witnesses": witnesses_in_lineages(db, lineages),
     }
     return annotate_trace(db, result)  # each entry with the official explanations of it
+
+
+def _link_today(weak: dict[str, Any] | None) -> dict[str, Any]:
+    """`trace`'s `current_link`: the release and evidence of `weak`, the first weak decision
+    between the clause asked about and its number today, or no evidence when there is none."""
+    if weak is None:
+        return {"release": None, **NO_EVIDENCE}
+    return {"release": weak["release"], **evidence(weak["method"], weak["score"], True)}
 
 
 def wordings(db: Database, lineage: int) -> list[dict[str, Any]]:

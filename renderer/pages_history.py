@@ -199,6 +199,7 @@ def _history(
         "years": sorted({row[0][:4] for row in rows}),
         "axis_end": _axis_end(lineage["last_release"] == newest, spans[-1], newest),
         "since": since,
+        "text_since": stored[-1].text_since,  # counting references, typography, examples
         "wordings": wordings,
         # the formatting-only wordings, which the page and the home page count apart from
         # the others (as the picture and the events do), and those the page folds: all but
@@ -206,6 +207,9 @@ def _history(
         "formatting_only": sum(1 for w in wordings if w["kind"] == FORMATTING),
         "folded": sum(1 for w in wordings if w["kind"] == FORMATTING and not w["current"]),
         "events": events,
+        # the decisions on weak evidence its history rests on (lineage.evidence), which the
+        # headline names: "today it is X" may rest on one
+        "weak_events": [e for e in events if e["weak"]],
     }
 
 

@@ -57,6 +57,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     from archive.explanations import one_line
     from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, derived_releases, is_derived
+    from lineage.evidence import uncertain_mark
     from lineage.trace import split_rule_at
     from lineage.trace import trace as trace_rule
 
@@ -72,7 +73,11 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         print_json(result)
         return
     now = result["current_number"] or "gone"
-    click.echo(f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}")
+    link = result["current_link"]  # the headline rests on it: say when it is uncertain
+    doubt = f"{uncertain_mark(link)[:-1]}, in {link['release']})" if link["weak"] else ""
+    click.echo(
+        f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}{doubt}"
+    )
     if result.get("derived"):
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
     if result["also_named"]:  # as `show` says it

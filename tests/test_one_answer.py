@@ -94,14 +94,19 @@ def site_view(soup: BeautifulSoup) -> dict[str, Any]:
             }
         )
     today = soup.select_one("a.today")
+    doubt = soup.select_one("span.history-doubt time")  # the release of the first weak link
+    since = soup.select_one("span.since")["data-since"]
+    text_since = soup.select_one("span.text-since")  # only when it differs
     return {
-        "since": soup.select_one("span.since")["data-since"],
+        "since": since,
+        "text_since": text_since["data-text-since"] if text_since else since,
         "wordings": wordings,
         "events": [(li["data-release"], li["data-kind"]) for li in soup.select("li.event")],
         "number_spans": [
             (row["data-number"], row["data-first"]) for row in soup.select("tr.number-span")
         ],
         "today": today["data-number"] if today else None,
+        "doubt": doubt["datetime"] if doubt else None,
     }
 
 
@@ -269,6 +274,14 @@ def test_cli_and_site_agree_on_every_sampled_history(
         events = [(e["release"], e["kind"]) for e in traced["entries"] if e["lineage"] == lineage]
         if sorted(events) != sorted(shown["events"]):
             problems.append(f"{label}: events {events} != page {shown['events']}")
+        # The weak links the history rests on: the page's headline names the first of them,
+        # and trace's headline the first after the release asked about.
+        weak = [e for e in traced["entries"] if e["lineage"] == lineage and e["weak"]]
+        if shown["doubt"] != (weak[0]["release"] if weak else None):
+            problems.append(f"{label}: page doubt {shown['doubt']} != trace's weak {weak[:1]}")
+        later = [e["release"] for e in weak if e["release"] > traced["release"]]
+        if traced["current_link"]["release"] != (later[0] if later else None):
+            problems.append(f"{label}: current_link {traced['current_link']} != {later[:1]}")
         # Wording spans: first, last (none while in force), replaced_by, numbers, kind.
         newest = traced["newest_release"]
         cli_spans = [
@@ -303,9 +316,10 @@ def test_cli_and_site_agree_on_every_sampled_history(
             blame_by_release[release] = {
                 row["lineage"]: row for row in cli_json(full_lineage, "blame", release)
             }
-        since = blame_by_release[release][lineage]["since"]
-        if shown["since"] != since:
-            problems.append(f"{label}: page since {shown['since']} != blame {since}")
+        blamed = blame_by_release[release][lineage]
+        for field in ("since", "text_since"):
+            if shown[field] != blamed[field]:
+                problems.append(f"{label}: page {field} {shown[field]} != blame {blamed[field]}")
         # The words: `show` prints what the page shows as the wording in force then (unless
         # the release printed that number twice: `show` gives the first of the two).
         first = shown["wordings"][0]
