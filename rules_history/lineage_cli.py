@@ -201,5 +201,6 @@ def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: b
         click.echo(f"note: {rows[0]['release']}: {DERIVED_NOTE}")
     if gap is not None:
         click.echo(f"note: {day_gap_notice(gap, release)}")
-    for row in rows:
-        click.echo(f"{row['since']}  {row['number']}")
+    for row in rows:  # its text as well, when a cross-reference or typography changed since
+        text = f"  (text {row['text_since']})" if row["text_since"] != row["since"] else ""
+        click.echo(f"{row['since']}  {row['number']}{text}")
