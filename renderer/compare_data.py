@@ -41,6 +41,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.collector import collector_paused
+from archive.gaps import stored_gaps
 from archive.keyed import keyed_rows
 from archive.lookup import names_in
 from archive.normalise import fold_markup
@@ -323,6 +324,12 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
         # a derived copy's differences its official neighbour does not confirm are set
         # apart from the summary, as `rules-history diff` sets them (lineage.derived)
         "derived": unconfirmed_lineages(db),
+        # the releases the archive lacks: a comparison that spans one says so, as
+        # `rules-history diff` does (archive.gaps.gaps_between)
+        "gaps": [
+            {key: gap[key] for key in ("id", "title", "status", "after", "before")}
+            for gap in stored_gaps(db)
+        ],
     }
     data.files[INDEX] = _dump(index_data)
     return data

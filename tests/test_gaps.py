@@ -262,3 +262,24 @@ def test_the_browser_shows_the_gap_on_a_day_inside_it(browser, gap_site):
         page.wait_for_function("!document.getElementById('asof-day').hidden")
         assert page.locator("#asof-day aside.gap-note").count() == 0
         page.close()
+
+
+@pytest.mark.browser  # the `browser` fixture skips it without Debian's chromium
+def test_the_browser_compare_says_when_it_spans_a_gap(browser, gap_site):
+    """The in-browser compare lists the same changes as `diff`; across a gap it says, as
+    `diff` and the /diff/ pages do, that a release the archive lacks lies between."""
+    with static_host(gap_site[1]) as host:
+        page = browser.new_page()
+        pairs = (("1999-11-01", "2001-07-23", True), ("2001-07-23", "2001-09-24", False))
+        for old, new, spans in pairs:
+            page.goto(f"{host.url}/compare/?old={old}&new={new}")
+            page.wait_for_function("document.getElementById('compare').dataset.done")
+            assert page.locator("#compare").get_attribute("data-done") != "error"
+            notes = page.locator("#compare-gaps aside.gap-note")
+            assert notes.count() == (1 if spans else 0), (old, new)
+            if spans:
+                text = notes.inner_text()
+                assert "A release is missing between 1999-11-01 and 2001-07-23:" in text
+                assert "Releases of 2000 and early 2001 (expected)" in text
+                assert notes.locator("a").get_attribute("href") == "/releases/#gap-2000"
+        page.close()

@@ -10,6 +10,7 @@
   var form = document.getElementById("compare");
   var status = document.getElementById("compare-status");
   var summaryOut = document.getElementById("compare-summary");
+  var gapsOut = document.getElementById("compare-gaps");
   var out = document.getElementById("compare-out");
   var V = window.rulesVocabulary;
   var DMP = window.diff_match_patch;
@@ -410,6 +411,29 @@
     el.appendChild(diffParagraph(change.diff));
     return el;
   }
+  // The releases the archive lacks between the two (the index's `gaps`): the changes listed
+  // may have come in one of them, as `rules-history diff` and the /diff/ pages say.
+  function showGaps(index, oldDate, newDate) {
+    gapsOut.innerHTML = "";
+    (index.gaps || []).forEach(function (gap) {
+      if (!(oldDate <= gap.after && gap.before <= newDate)) return;
+      var aside = document.createElement("aside");
+      aside.className = "gap-note";
+      aside.setAttribute("role", "note");
+      aside.setAttribute("aria-label", "Gap in the archive");
+      var p = document.createElement("p");
+      var strong = document.createElement("strong");
+      strong.textContent = "A release is missing between " + gap.after + " and " + gap.before + ":";
+      var link = document.createElement("a");
+      link.href = "/releases/#" + gap.id;
+      link.textContent = "What is known";
+      p.append(strong, " " + gap.title + " (" + gap.status + "). The changes listed here may" +
+        " have come in a release the archive lacks. ", link, ".");
+      aside.appendChild(p);
+      gapsOut.appendChild(aside);
+    });
+  }
+
   function showSummary(summary) {
     summaryOut.innerHTML = "";
     V.kinds.forEach(function (k) {
@@ -427,6 +451,7 @@
     status.textContent = "Comparing " + oldDate + " with " + newDate + "…";
     out.innerHTML = "";
     summaryOut.innerHTML = "";
+    gapsOut.innerHTML = "";
     delete form.dataset.done;
     var filter = null, index, list;
     Promise.resolve().then(function () {
@@ -460,6 +485,7 @@
         frag.appendChild(article(change, oldDate, newDate));
       });
       out.appendChild(frag);
+      showGaps(index, oldDate, newDate);
       showSummary(list.summary);
       var shown = list.changes.length;
       var apart = Object.keys(list.unconfirmed).reduce(function (n, k) {
