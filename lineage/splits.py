@@ -28,6 +28,7 @@ from lineage.words import (
     PASSAGE,
     PASSAGE_WORDS,
     STRICT,
+    WORD,
     LazyWords,
     WordCodes,
     first_sentence_text,
@@ -667,7 +668,9 @@ def _keep_identity_on_first_sentence(
     alike = [p for p in pieces if new[p].group == new[kept].group]
     if not alike:
         return
-    best = _opens_better(old[o], kept, alike, new, words_new, codes)
+    best = _kept_place_and_opening(old[o], kept, alike, new)
+    if best is None:
+        best = _opens_better(old[o], kept, alike, new, words_new, codes)
     if best is None and _opening_lost(old[o], [kept, *alike], new, words_new, codes):
         best = _holds_earliest_statement(old[o], kept, alike, words_new)
     if best is None:
@@ -678,6 +681,33 @@ def _keep_identity_on_first_sentence(
     pieces[pieces.index(best)] = kept
     pieces.sort()
     result.moved_words[("piece", kept)] = result.moved_words.pop(("piece", best))
+
+
+def _kept_place_and_opening(
+    clause: Clause, kept: int, others: list[int], side: list[Clause]
+) -> int | None:
+    """The one of `others` (indices into `side`) that kept `clause`'s number and begins with
+    its opening words (`SENTENCE_WORDS` of them), when `kept` does neither: a sentence that
+    named two cases split into one clause for each, and the first case stayed where it was
+    (2001-07-23: 420.5a's "A player with 0 life or less or who was required to draw more
+    cards than were in his or her library loses the game" kept its number for the first
+    case; the second, which holds more of its words, became 420.5g)."""
+    opening = _opening(clause.normalised)
+    stayed = side[kept].number == clause.number or _opening(side[kept].normalised) == opening
+    if not opening or stayed:
+        return None
+    found = [
+        i
+        for i in others
+        if side[i].number == clause.number and _opening(side[i].normalised) == opening
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _opening(text: str) -> tuple[str, ...]:
+    """The first `SENTENCE_WORDS` words of a text, lower case; () for a shorter text."""
+    words = tuple(word.lower() for word in WORD.findall(text)[:SENTENCE_WORDS])
+    return words if len(words) == SENTENCE_WORDS else ()
 
 
 def _opens_better(

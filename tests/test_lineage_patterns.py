@@ -273,6 +273,20 @@ def test_5_a_split_keeps_its_identity_on_the_piece_that_reads_like_its_opening(
     assert aligned.successor["306.7"] == "606.3"
 
 
+def test_5_a_case_split_off_a_sentence_of_two_cases_leaves_the_first_in_place(
+    full_store: Database,
+) -> None:
+    """2001-07-23: 420.5a "A player with 0 life or less or who was required to draw more
+    cards than were in his or her library loses the game." became 420.5a "A player with 0
+    life or less loses the game." and 420.5g, the second case, which holds more of the
+    sentence's words: the lineage went on in 420.5g, and today's 704.5b (drawing from an
+    empty library) was said to be the 0-life rule of 1999. The piece that kept the number
+    and the opening words continues the clause."""
+    aligned = Aligned(full_store, "1999-11-01", "2001-07-23")
+    assert aligned.successor["420.5a"] == "420.5a"
+    assert aligned.pieces("420.5a") == ["420.5g"]
+
+
 def test_5_a_split_whose_opening_no_piece_kept_continues_in_its_next_statement(
     rewrite_2009: Aligned,
 ) -> None:
