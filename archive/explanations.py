@@ -48,7 +48,7 @@ from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
 # made of each article is part of the key: a parser that reads an entry anew matches again.)
-EXPLANATIONS_VERSION = 3
+EXPLANATIONS_VERSION = 4
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -61,6 +61,9 @@ RELEASE_WINDOW_DAYS = 45
 # A keyword rule's text is its keyword ("Cleave"); longer texts are never a topic's name.
 TERM_TEXT_LIMIT = 60
 NAME_ADDED = "name-added"  # how a topic's listed name matched: a change added it
+# how a listed number matched the changed rule that says what the entry quotes, when the
+# number names only a rule renumbered word for word (`_quoted_instead`)
+QUOTED = "quoted"
 # A heading like "123 (and its subrules)" names a section whose rules changed wholesale.
 SUBRULE_FALLBACK_LIMIT = 40
 
@@ -200,6 +203,7 @@ def match_entry(
         here = _changes_of(release, number, entry.subrules, "")
         if not here and earlier is not None and number in release.numbers:
             here = _changes_of(earlier, number, entry.subrules, "-earlier")
+        here = _quoted_instead(entry.quoted, number, here, release) or here
         if here:
             found.extend(here)
         else:
@@ -250,6 +254,36 @@ def _meant_by_number(changes: list[_Change], number: str) -> list[_Change]:
     changed = [change for change in changes if change.kind != RENUMBERED] or changes
     now = [change for change in changed if number in change.new_labels]
     return now or changed
+
+
+def _quoted_instead(
+    quotes: list[str], number: str, here: list[tuple[_Change, str, str]], release: ReleaseChanges
+) -> list[tuple[_Change, str, str]]:
+    """The change an entry means when the number it lists names only a rule renumbered word
+    for word, which says none of what it quotes, and one changed rule of the same section
+    says it (`QUOTED`): the article numbered the rule otherwise (Dominaria's "700.7: This
+    rule defines "historic."" is 700.6, new, which defines it; 700.7 is the rule on sets,
+    moved down from 700.6). Else nothing."""
+    if not quotes or not here or any(change.kind != RENUMBERED for change, _l, _h in here):
+        return []
+    forms = [comparison_form(quote).rstrip(".,") for quote in quotes]
+    forms = [form for form in forms if form]
+    said = [change for change, _l, _h in here if any(f in _new_form(change) for f in forms)]
+    if not forms or said:
+        return []
+    section = number.split(".")[0]
+    found = [
+        (change, label)
+        for change in release.changes
+        if change.kind != RENUMBERED
+        for label in change.new_labels[:1]
+        if label.split(".")[0] == section and any(form in _new_form(change) for form in forms)
+    ]
+    return [(found[0][0], found[0][1], QUOTED)] if len(found) == 1 else []
+
+
+def _new_form(change: _Change) -> str:
+    return comparison_form(change.new_text)
 
 
 def _changes_adding(release: ReleaseChanges, name: str) -> list[_Change]:

@@ -329,6 +329,19 @@ def test_a_listed_number_means_the_rule_whose_words_changed(explained) -> None: 
     ]
 
 
+def test_a_misnumbered_entry_means_the_rule_that_says_what_it_quotes(explained) -> None:  # type: ignore[no-untyped-def]
+    """Dominaria's article: "700.7: This rule defines "historic."" In the release, 700.6 (new)
+    defines historic and 700.7 is the rule on sets, moved down from 700.6 word for word: the
+    entry was attached to the move, and the new rule had no explanation."""
+    db, _path, _counts = explained
+    assert _linked(db, "2018-04-27", "700.7") == [("added", "[]", '["700.6"]')]
+    (how,) = db.execute(
+        """SELECT l.matched_by FROM explanations x JOIN explanation_links l
+           ON l.explanation_id = x.id WHERE x.release = '2018-04-27' AND x.heading = '700.7'"""
+    ).fetchone()
+    assert how == "quoted"
+
+
 def test_a_range_of_rules_lists_each(explained) -> None:  # type: ignore[no-untyped-def]
     db, _path, _counts = explained
     # Battle for Baldur's Gate reordered the coin-flip rules: "705.1–2".
