@@ -344,7 +344,8 @@ def _attach_unpaired(
         if folded is None and these.role != ABSORBED_ROLE:
             folded = _parallel_case(these, those, changed, i)
         if folded is None and these.role == ABSORBED_ROLE:
-            folded = _restated_near(these, those, i, rules)
+            # a home that reads word for word as before took nothing in
+            folded = _restated_near(these, those, i, [j for j in rules if changed[j].total()])
         if folded is None and these.role == ABSORBED_ROLE and words.total() >= ANYWHERE_WORDS:
             homes = [
                 j

@@ -380,6 +380,22 @@ def test_5_a_new_clause_on_a_pieces_pattern_is_no_piece(
     assert {"612.3a", "612.3b", "612.3c", "612.3d"} <= set(rewrite_2009.pieces("418.5a"))
 
 
+def test_5_a_rule_on_a_siblings_template_is_not_merged_into_it(full_store: Database) -> None:
+    """Ixalan (2017-09-25) deleted 704.5j, the planeswalker uniqueness rule, and 704.5k, the
+    legend rule, moved up to 704.5j word for word; the two share their template ("If a player
+    controls two or more ..., that player chooses one of them, and the rest are put into their
+    owners' graveyards"), so 704.5j was said to be merged into the legend rule. A rule that
+    reads word for word as before took nothing in (M14 did the same to 801.12, the legend
+    rule's range of influence, beside the world rule's 801.13)."""
+    for old, new, gone, moved in (
+        ("2017-08-25", "2017-09-25", "704.5j", "704.5k"),
+        ("2013-04-29", "2013-07-11", "801.12", "801.13"),
+    ):
+        aligned = Aligned(full_store, old, new)
+        assert aligned.ending(gone) == "removed", old
+        assert aligned.successor[moved] == gone and aligned.absorbed(gone) == [], old
+
+
 def test_5_a_short_absorbed_clause_is_a_merge(rewrite_2009: Aligned) -> None:
     """2009: 502.10c, the short "Morph" reminder of the echo-like cost, went into 702.19c."""
     absorbed = rewrite_2009.absorbed("702.19c")
