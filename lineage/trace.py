@@ -194,7 +194,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "lineage": lineage,
         "lineages": lineages,
         "newest_release": newest,
-        "current_number": alive.get(lineage) or _merged_into(alive, entries, lineage),
+        "current_number": alive.get(lineage) or _merged_into(db, lineage, newest),
         "current_numbers": sorted(set(alive.values()), key=_number_key),
         "current_link": _link_today(weak),
         "entries": entries,
@@ -251,14 +251,17 @@ def _numbers_in(db: Database, lineages: list[int], release: str) -> dict[int, st
     return {row[0]: row[1] for row in rows}
 
 
-def _merged_into(alive: dict[int, str], entries: list[dict[str, Any]], lineage: int) -> str | None:
-    """For a lineage that ended in a merge, the newest number of what absorbed it."""
-    for entry in reversed(entries):
-        if entry["lineage"] == lineage and entry["kind"] == "merged":
-            for target in entry["related_lineages"]:
-                if target in alive:
-                    return alive[target]
-    return None
+def _merged_into(db: Database, lineage: int, newest: str) -> str | None:
+    """For a lineage that a merge ended (`merges`, the one definition), the number in the
+    newest release of the clause it was merged into; None when that clause is gone too."""
+    merge = merges(db, lineage).get(lineage)
+    if merge is None:
+        return None
+    row = db.execute(
+        "SELECT number FROM lineage_members WHERE lineage_id = ? AND release = ?",
+        [merge[1], newest],
+    ).fetchone()
+    return str(row[0]) if row is not None else None
 
 
 def _number_key(number: str) -> tuple[Any, ...]:
