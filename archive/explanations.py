@@ -48,7 +48,7 @@ from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
 # made of each article is part of the key: a parser that reads an entry anew matches again.)
-EXPLANATIONS_VERSION = 4
+EXPLANATIONS_VERSION = 5
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -56,6 +56,11 @@ LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "not-in-release",
     "term-not-found",
 )
+# A matched entry whose heading calls a rule new ("106.10 (new)") where the lineage continues
+# an older clause: the article and the alignment disagree, and the page says so.
+CALLED_NEW = "called-new"
+_NEW_MARK = r"\s*\((?:new|New|NEW)\)"
+UNNEW_KINDS = frozenset({"added", "split"})  # kinds of change that begin a clause
 # Articles come out a week or two either side of their release (Unfinity's ten days after).
 RELEASE_WINDOW_DAYS = 45
 # A keyword rule's text is its keyword ("Cleave"); longer texts are never a topic's name.
@@ -473,6 +478,7 @@ def _store_entry(
     counts: dict[str, int],
 ) -> None:
     matches, finding = match_entry(entry, release, earlier) if release else ([], "no release")
+    finding = "; ".join(part for part in (finding, _called_new(entry.heading, matches)) if part)
     status = MATCHED if matches else "finding"
     quoted = quoted_where(entry.quoted, [change for change, _l, _h in matches])
     entry_id = db.conn.execute(
@@ -502,6 +508,22 @@ def _store_entry(
     )
     counts["entries"] += 1
     counts[MATCHED if matches else "findings"] += 1
+
+
+def _called_new(heading: str, matches: list[tuple[_Change, str, str]]) -> str:
+    """The finding of an entry whose heading calls a rule it matched new ("106.10 (new)")
+    where that change continues an older clause ('' when none does): Oath of the Gatewatch's
+    106.10 is new, and the Commander rule 903.9 is "no more", but a weak pairing continues
+    903.9 as 106.10."""
+    found = []
+    for change, label, _how in matches:
+        called = re.search(rf"(?<![\w.]){re.escape(label)}{_NEW_MARK}", heading)
+        if called and change.kind not in UNNEW_KINDS:
+            found.append(
+                f"{CALLED_NEW}: the article calls {label} new, where the lineage continues an"
+                f" older clause ({change.kind})"
+            )
+    return "; ".join(found)
 
 
 _SELECT = """SELECT l.lineage_id, l.release, l.label, l.matched_by, x.id, x.heading, x.kind,
@@ -609,4 +631,14 @@ def one_line(item: dict[str, Any], width: int = 220) -> str:
     text = " ".join(item["explanation"].split())
     if len(text) > width:
         text = text[: width - 1].rsplit(" ", 1)[0] + "…"
-    return f'"{item["article"]}" ({item["set_name"]}), {item["heading"]}: {text}'
+    disagrees = called_new(item)
+    return f'"{item["article"]}" ({item["set_name"]}), {item["heading"]}: {text}' + (
+        f" [{disagrees}]" if disagrees else ""
+    )
+
+
+def called_new(item: dict[str, Any]) -> str:
+    """What the entry's finding says of a rule the article calls new and the lineage
+    continues (`CALLED_NEW`), without its code; '' when nothing."""
+    parts = (item.get("finding") or "").split("; ")
+    return "; ".join(p.removeprefix(f"{CALLED_NEW}: ") for p in parts if p.startswith(CALLED_NEW))

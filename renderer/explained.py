@@ -14,6 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from archive.explanations import called_new
 from renderer.context import Site
 from renderer.environment import long_date_html
 
@@ -28,6 +29,7 @@ def install(site: Site) -> None:
         return Markup("{} ({})").format(when, name) if name else when
 
     site.env.globals["release_label"] = release_label
+    site.env.globals["called_new"] = called_new  # where an article and the lineage disagree
 
 
 def _table(site: Site) -> dict[tuple[int, str], list[dict[str, Any]]]:

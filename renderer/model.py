@@ -29,7 +29,16 @@ from renderer.json_column import decode_each
 from renderer.queries import all_texts, releases
 
 # What a page shows of an official explanation (and what its key covers).
-SHOWN = ("article", "set_name", "url", "heading", "explanation", "matched_by", "release")
+SHOWN = (
+    "article",
+    "set_name",
+    "url",
+    "heading",
+    "explanation",
+    "matched_by",
+    "release",
+    "finding",  # a matched entry's finding: where the article and the lineage disagree
+)
 
 
 @dataclass(frozen=True)

@@ -134,3 +134,44 @@ def test_every_explanation_trace_shows_is_on_the_history_page(
             assert sorted(_explained_on(pages[lineage])) == sorted(shown), f"{asked}@{last}"
             checked += 1
     assert checked > 50
+
+
+OATH = ("2015-11-13", "2016-01-16")  # Oath of the Gatewatch: 106.10 (new), "Rule 4" no more
+
+
+@pytest.fixture(scope="module")
+def oath_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    return _built(tmp_path_factory, OATH)
+
+
+def test_where_an_article_calls_a_rule_new_that_the_lineage_continues_it_says_so(
+    oath_built: Built,
+) -> None:
+    """Oath of the Gatewatch's article lists "106.10 (new)" and says the Commander rule 903.9
+    is no more; a weak pairing continues 903.9 as 106.10. The explanation beside that change,
+    on its history page and in `trace`, says that the article and the lineage disagree."""
+    db = oath_built.db
+    (finding,) = db.execute(
+        "SELECT finding FROM explanations WHERE release = ? AND heading = '106.10 (new)'",
+        [OATH[1]],
+    ).fetchone()
+    assert finding == (
+        "called-new: the article calls 106.10 new, where the lineage continues an older clause"
+        " (renumbered+reworded)"
+    )
+    traced = cli_json(db, "trace", f"106.10@{OATH[1]}")
+    lineage = traced["lineage"]
+    page = BeautifulSoup(
+        history_pages(oath_built.site)[lineage].read_text(encoding="utf-8"), "html.parser"
+    )
+    disagrees = [" ".join(p.get_text().split()) for p in page.select("p.disagrees")]
+    assert disagrees == [
+        "The article and the lineage disagree: the article calls 106.10 new, where the lineage"
+        " continues an older clause (renumbered+reworded): check both texts before relying on"
+        " this link."
+    ]
+    # an entry that calls a rule new which the lineage begins there says nothing of the kind
+    assert not db.execute(
+        "SELECT count(*) FROM explanations WHERE finding LIKE 'called-new%' AND heading != ?",
+        ["106.10 (new)"],
+    ).fetchone()[0]
