@@ -88,14 +88,21 @@ def _merge_of(db: Database, number: str, last: str, release: str) -> tuple[str, 
     row = db.execute(
         "SELECT lineage_id FROM lineage_members WHERE release = ? AND number = ?", [last, number]
     ).fetchone()
-    merge = merges(db, row[0]).get(row[0]) if row is not None else None
+    return _merged_into(db, row[0], release) if row is not None else None
+
+
+def _merged_into(db: Database, lineage: int, release: str) -> tuple[str, str] | None:
+    """(release of the merge, number in `release`) of the clause a merge that ended `lineage`
+    took it into (`merges`, the one definition); None when there was none, or `release` no
+    longer has that clause."""
+    merge = merges(db, lineage).get(lineage)
     if merge is None:
         return None
     into = db.execute(
         "SELECT number FROM lineage_members WHERE lineage_id = ? AND release = ?",
         [merge[1], release],
     ).fetchone()
-    return (merge[0], into[0]) if into is not None else None
+    return (merge[0], str(into[0])) if into is not None else None
 
 
 def merges(db: Database, lineage: int | None = None) -> dict[int, tuple[str, int]]:
@@ -186,6 +193,8 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         (e for e in entries if e["lineage"] == lineage and e["release"] > release and e["weak"]),
         None,
     )
+    merged = None if lineage in alive else _merged_into(db, lineage, newest)
+    merged_today = merged[1] if merged else None  # what a merge took it into, numbered today
     result = {
         "rule": found.label,
         "also_named": list(found.also),  # what else the name names (`archive.lookup.Found`)
@@ -194,7 +203,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "lineage": lineage,
         "lineages": lineages,
         "newest_release": newest,
-        "current_number": alive.get(lineage) or _merged_into(db, lineage, newest),
+        "current_number": alive.get(lineage) or merged_today,
         "current_numbers": sorted(set(alive.values()), key=_number_key),
         "current_link": _link_today(weak),
         "entries": entries,
@@ -249,19 +258,6 @@ def _numbers_in(db: Database, lineages: list[int], release: str) -> dict[int, st
         [release, *lineages],
     )
     return {row[0]: row[1] for row in rows}
-
-
-def _merged_into(db: Database, lineage: int, newest: str) -> str | None:
-    """For a lineage that a merge ended (`merges`, the one definition), the number in the
-    newest release of the clause it was merged into; None when that clause is gone too."""
-    merge = merges(db, lineage).get(lineage)
-    if merge is None:
-        return None
-    row = db.execute(
-        "SELECT number FROM lineage_members WHERE lineage_id = ? AND release = ?",
-        [merge[1], newest],
-    ).fetchone()
-    return str(row[0]) if row is not None else None
 
 
 def _number_key(number: str) -> tuple[Any, ...]:
