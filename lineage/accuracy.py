@@ -53,7 +53,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.explanations import MATCHED
+from archive.explanations import CALLED_NEW, MATCHED, called_new
 from vocabulary.kinds import (
     ADDED,
     CHANGE_KINDS,
@@ -486,12 +486,23 @@ def official_agreement(db: Database) -> dict[str, Any]:
     ):
         reasons[(finding or "unknown").split(":", 1)[0]] += 1
     articles = db.execute("SELECT count(*) FROM bulletins WHERE release IS NOT NULL").fetchone()[0]
+    # matched entries that call a rule new where the lineage continues an older clause
+    disagreements = [
+        {"release": release, "heading": heading, "said": called_new({"finding": finding})}
+        for release, heading, finding in db.execute(
+            """SELECT release, heading, finding FROM explanations
+               WHERE status = ? AND release IS NOT NULL AND finding LIKE ?
+               ORDER BY release, position""",
+            [MATCHED, f"%{CALLED_NEW}%"],
+        )
+    ]
     return {
         "articles": articles,
         "kinds": kinds,
         "entries": sum(t["entries"] for t in kinds.values()),
         "matched": sum(t["matched"] for t in kinds.values()),
         "findings": dict(reasons.most_common()),
+        "disagreements": disagreements,
     }
 
 

@@ -170,6 +170,16 @@ def test_where_an_article_calls_a_rule_new_that_the_lineage_continues_it_says_so
         " continues an older clause (renumbered+reworded): check both texts before relying on"
         " this link."
     ]
+    # the accuracy page counts it among the articles' disagreements with the lineages
+    accuracy = BeautifulSoup(
+        (oath_built.site / "accuracy/index.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    assert accuracy.select_one("#official-disagreements").get_text() == "1"
+    (item,) = [" ".join(li.get_text().split()) for li in accuracy.select("ul.disagreements li")]
+    assert item.endswith(
+        "106.10 (new): the article calls 106.10 new, where the lineage"
+        " continues an older clause (renumbered+reworded)"
+    )
     # an entry that calls a rule new which the lineage begins there says nothing of the kind
     assert not db.execute(
         "SELECT count(*) FROM explanations WHERE finding LIKE 'called-new%' AND heading != ?",
