@@ -43,7 +43,7 @@ from sqlite_utils import Database
 from archive.normalise import normalise
 from archive.store import alignment_identities
 from archive.witnesses import comparison_form
-from vocabulary.kinds import RENUMBERED
+from vocabulary.kinds import ADDED, RENUMBERED, SPLIT
 from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
@@ -60,7 +60,7 @@ LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
 # an older clause: the article and the alignment disagree, and the page says so.
 CALLED_NEW = "called-new"
 _NEW_MARK = r"\s*\((?:new|New|NEW)\)"
-UNNEW_KINDS = frozenset({"added", "split"})  # kinds of change that begin a clause
+UNNEW_KINDS = frozenset({ADDED, SPLIT})  # kinds of change that begin a clause
 # Articles come out a week or two either side of their release (Unfinity's ten days after).
 RELEASE_WINDOW_DAYS = 45
 # A keyword rule's text is its keyword ("Cleave"); longer texts are never a topic's name.
@@ -271,10 +271,8 @@ def _quoted_instead(
     moved down from 700.6). Else nothing."""
     if not quotes or not here or any(change.kind != RENUMBERED for change, _l, _h in here):
         return []
-    forms = [comparison_form(quote).rstrip(".,") for quote in quotes]
-    forms = [form for form in forms if form]
-    said = [change for change, _l, _h in here if any(f in _new_form(change) for f in forms)]
-    if not forms or said:
+    forms = [form for quote in quotes if (form := comparison_form(quote).rstrip(".,"))]
+    if not forms or any(f in _new_form(change) for change, _l, _h in here for f in forms):
         return []
     section = number.split(".")[0]
     found = [
