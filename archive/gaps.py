@@ -153,6 +153,13 @@ def gaps_by_day(db: Database) -> list[dict[str, Any]]:
     return [gap for gap in stored_gaps(db) if gap["after"] in stored and gap["before"] in stored]
 
 
+def gap_brief(gap: dict[str, Any]) -> dict[str, Any]:
+    """What an answer that spans or falls in a gap carries of it where the whole row would be
+    repeated (each row of `blame --json`, the browser compare's index): no evidence or
+    sources, which the releases page gives."""
+    return {key: gap[key] for key in ("id", "title", "status", "after", "before")}
+
+
 def day_gap_notice(gap: dict[str, Any], day: str) -> str:
     """One line for an answer about a day inside a gap (`gap_on`).
 

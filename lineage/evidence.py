@@ -85,10 +85,12 @@ def add_evidence(db: Database, old: str, new: str, changes: list[dict[str, Any]]
         change.update(found.get(change["lineage"], NO_EVIDENCE))
 
 
-def uncertain_mark(change: dict[str, Any]) -> str:
-    """' (uncertain link: gap 24.0)' for a weak change (the text outputs), else ''."""
+def uncertain_mark(change: dict[str, Any], release: str | None = None) -> str:
+    """' (uncertain link: gap 24.0)' for a weak change (the text outputs), else ''; with
+    `release`, where the decision was taken: ' (uncertain link: gap 24.0, in 2016-01-16)'."""
     if not change.get("weak"):
         return ""
     score = change.get("score")
     shown = f" {score:.1f}" if isinstance(score, int | float) else ""
-    return f" ({UNCERTAIN}: {change.get('method')}{shown})"
+    where = f", in {release}" if release else ""
+    return f" ({UNCERTAIN}: {change.get('method')}{shown}{where})"

@@ -41,7 +41,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.collector import collector_paused
-from archive.gaps import stored_gaps
+from archive.gaps import gap_brief, stored_gaps
 from archive.keyed import keyed_rows
 from archive.lookup import names_in
 from archive.normalise import fold_markup
@@ -326,10 +326,7 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
         "derived": unconfirmed_lineages(db),
         # the releases the archive lacks: a comparison that spans one says so, as
         # `rules-history diff` does (archive.gaps.gaps_between)
-        "gaps": [
-            {key: gap[key] for key in ("id", "title", "status", "after", "before")}
-            for gap in stored_gaps(db)
-        ],
+        "gaps": [gap_brief(gap) for gap in stored_gaps(db)],
     }
     data.files[INDEX] = _dump(index_data)
     return data

@@ -74,7 +74,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         return
     now = result["current_number"] or "gone"
     link = result["current_link"]  # the headline rests on it: say when it is uncertain
-    doubt = f"{uncertain_mark(link)[:-1]}, in {link['release']})" if link["weak"] else ""
+    doubt = uncertain_mark(link, link["release"])
     click.echo(
         f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}{doubt}"
     )
@@ -183,7 +183,7 @@ def _is_noise(change: dict[str, Any]) -> bool:
 def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: bool) -> None:
     """For each clause of RELEASE (a date, set code or name), the release its wording dates
     from."""
-    from archive.gaps import day_gap_notice
+    from archive.gaps import day_gap_notice, gap_brief
     from lineage.blame import blame as blame_release
     from lineage.derived import DERIVED_NOTE
 
@@ -191,7 +191,7 @@ def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: b
     rows: list[dict[str, Any]] = blame_release(db, release, rule_prefix)
     gap = day_in_gap(db, release)  # a day asked, inside a gap: as `show` says it
     if gap is not None:
-        brief = {key: gap[key] for key in ("id", "title", "status", "after", "before")}
+        brief = gap_brief(gap)
         for row in rows:
             row["gap"] = brief
     if as_json:
