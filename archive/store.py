@@ -638,6 +638,14 @@ def m018_normaliser_state(db: Database) -> None:
     db.execute("INSERT INTO normaliser_state (version) VALUES (1)")
 
 
+@migrations()
+def m019_unchanged_count(db: Database) -> None:
+    """`release_counts.unchanged`: the clauses a release kept as they were in the release it
+    is compared with, the count `rules-history diff` gives as "unchanged" (NULL for the
+    first release, compared with none)."""
+    db.execute("ALTER TABLE release_counts ADD COLUMN unchanged INTEGER")
+
+
 def alignment_identities(db: Database, until: str | None = None) -> list[tuple[object, ...]]:
     """Each release's alignment row (up to the release `until`, if given), in release order,
     as what was computed from its lineages names it: the captures, the version and the token

@@ -13,7 +13,8 @@
 - `release_counts`: what a release's clause count counts: `clauses` are the clauses that have
   a history (chapters, sections, rules, subrules and glossary entries: the lineage members);
   `rules` the rules and subrules among them; `glossary` the glossary entries; `examples` the
-  examples, which follow their rule and are not counted as clauses.
+  examples, which follow their rule and are not counted as clauses; `unchanged` the clauses
+  kept as they were in the release it is compared with (the change list's "unchanged").
 - `release_changes`: the change list from the release before to each release,
   `lineage.compare.diff_releases` without word diffs (THE change list; the CLI's `diff` prints
   the same for neighbours).
@@ -67,7 +68,7 @@ from vocabulary.kinds import (
     WORDING_CHANGES,
 )
 
-DERIVED_VERSION = 12  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 13  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -224,6 +225,10 @@ def _store_changes(db: Database, dates: list[str]) -> None:
         if base is None:
             continue
         result = compare_members(db, (base, members(base)), (day, members(day)), words=False)
+        db.conn.execute(
+            "UPDATE release_counts SET unchanged = ? WHERE release = ?",
+            [result["summary"].get(UNCHANGED, 0), day],
+        )
         db.conn.executemany(
             """INSERT INTO release_changes (release, position, previous_release, kind,
                old_numbers, new_numbers, lineage_id, old_part_id, new_part_id,

@@ -146,7 +146,15 @@ def _diff_page(
     notes = [explained(site, c.new_part or c.old_part, new["date"]) for c in found]
     findings = unmatched(site, new["date"])
     key = context_key(
-        [old["sha256"], new["sha256"], [c.__dict__ for c in found], gaps, notes, findings]
+        [
+            old["sha256"],
+            new["sha256"],
+            new["unchanged"],
+            [c.__dict__ for c in found],
+            gaps,
+            notes,
+            findings,
+        ]
     )
 
     def context() -> dict[str, Any]:
@@ -192,6 +200,7 @@ def _diff_page(
             "old": old["date"],
             "new": new["date"],
             "counts": counts(found),
+            "unchanged": new["unchanged"],
             "groups": [(k, groups[k]) for k in order],
             "gaps": gaps,
             "derived": new.get("derived"),

@@ -34,6 +34,7 @@ def releases(db: Database) -> list[dict[str, Any]]:
     rows = list(
         db.query(
             """SELECT releases.date, releases.name, c.clauses, c.rules, c.glossary, c.examples,
+                      c.unchanged,
                       releases.stated_date, captures.file, captures.url, captures.sha256,
                       captures.role, captures.capture_time
                FROM releases JOIN captures ON captures.id = releases.capture_id

@@ -428,11 +428,12 @@ DIFF_PAGES = 30  # seeded /diff/ pages of neighbouring releases, of the archive'
 
 
 def diff_page(path: Path) -> tuple[dict[str, int], Counter[tuple[str, tuple[str, ...]]]]:
-    """What a /diff/ page shows: its counts per kind, and each change as (kind, the numbers
-    its heading links: old, then new when they differ)."""
+    """What a /diff/ page shows: its counts per kind (the clauses left unchanged among them),
+    and each change as (kind, the numbers its heading links: old, then new when they
+    differ)."""
     soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
     counts = {}
-    for link in soup.select("p.counts a.kind"):
+    for link in soup.select("p.counts .kind"):
         kind, _, count = link.get_text().rpartition(" ")
         counts[kind] = int(count.replace(",", ""))
     changes: Counter[tuple[str, tuple[str, ...]]] = Counter()
@@ -448,16 +449,16 @@ def diff_page(path: Path) -> tuple[dict[str, int], Counter[tuple[str, tuple[str,
 
 def test_the_diff_pages_list_what_diff_lists(full_lineage: Database, full_site: Path) -> None:
     """Each release's /diff/ page from the release before it (a seeded sample, and the
-    derived copy's) gives the counts and the changes of `rules-history diff --json`. The
-    derived copy's page counts its unconfirmed differences as one kind; the CLI gives them
-    apart, by kind."""
+    derived copy's) gives the counts (the unchanged clauses too) and the changes of
+    `rules-history diff --json`. The derived copy's page counts its unconfirmed differences
+    as one kind; the CLI gives them apart, by kind."""
     pages = sorted((full_site / "diff").glob("*/*/index.html"))
     copies = {page for page in pages if page.parent.name in derived_releases(full_lineage)}
     chosen = set(random.Random(SEED).sample(pages, DIFF_PAGES)) | copies
     for page in sorted(chosen):
         old, new = page.parent.parent.name, page.parent.name
         expected = cli_json(full_lineage, "diff", old, new)
-        counts = {kind: n for kind, n in expected["summary"].items() if kind != "unchanged"}
+        counts = dict(expected["summary"])
         if expected.get("unconfirmed"):
             counts["unconfirmed"] = sum(expected["unconfirmed"].values())
         listed: Counter[tuple[str, tuple[str, ...]]] = Counter()
@@ -469,6 +470,10 @@ def test_the_diff_pages_list_what_diff_lists(full_lineage: Database, full_site: 
             listed[(change["kind"], tuple(numbers))] += 1
         shown_counts, shown = diff_page(page)
         assert shown_counts == counts, (old, new)
+        release_page = full_site / "releases" / new / "index.html"
+        kept = BeautifulSoup(release_page.read_text(encoding="utf-8"), "html.parser")
+        unchanged = kept.select_one("#changes ~ p .kind-unchanged").get_text()
+        assert unchanged == f"unchanged {counts['unchanged']}", (old, new)
         assert shown == listed, (old, new, (shown - listed) or (listed - shown))
     assert copies and len(chosen) >= DIFF_PAGES
 
