@@ -17,7 +17,7 @@ from archive.lookup import Found, find
 from archive.query import examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
 from lineage.evidence import NO_EVIDENCE, UNCERTAIN, evidence, evidence_between
-from vocabulary.kinds import MERGED
+from vocabulary.kinds import MERGED, SPLIT
 
 MAX_LINEAGES = 40  # a trace follows splits and merges, but not across the whole document
 
@@ -150,6 +150,33 @@ def related_lineages(db: Database, start: int) -> list[int]:
     return seen[:MAX_LINEAGES]
 
 
+def descendants(db: Database, start: int, release: str) -> list[int]:
+    """`start` and what its clause became after `release`: the pieces split off it, the
+    clause a merge took it into, and theirs in turn. Not its relatives by an older split or
+    merge (the 2009 siblings of 613.3d's ancestor 418.5a are no part of what 613.3d became:
+    IKO removed it)."""
+    found, queue = [start], deque([(start, release)])
+    while queue and len(found) < MAX_LINEAGES:
+        current, after = queue.popleft()
+        first, last = db.execute(
+            "SELECT first_release, last_release FROM lineages WHERE id = ?", [current]
+        ).fetchone()
+        for kind, when, related in db.execute(
+            """SELECT kind, release, related_lineages FROM lineage_events
+               WHERE lineage_id = ? AND release > ? AND kind IN (?, ?)
+                 AND related_lineages != '[]' ORDER BY release, id""",
+            [current, after, SPLIT, MERGED],
+        ):
+            # a split names its pieces on the clause it came from (which began before it);
+            # a merge, its new home on the clause it ended (whose last release is before it)
+            if (kind == SPLIT and first < when) or (kind == MERGED and last < when):
+                for lineage in json.loads(related):
+                    if lineage not in found:
+                        found.append(lineage)
+                        queue.append((lineage, when))
+    return found[:MAX_LINEAGES]
+
+
 def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
     """The whole history of the clause `rule` designates in the release in force on `as_of`:
     a number, or a section or keyword title or a glossary term, found as `show` finds it
@@ -187,6 +214,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
     for entry, part in zip(entries, parts, strict=True):  # part of its wording, as in `diff`
         entry["examples"] = examples.get(part, []) if part is not None else []
     alive = _numbers_in(db, lineages, newest)
+    became = _numbers_in(db, descendants(db, lineage, release), newest)
     # How certain `current_number` is: the first weak decision of the clause's lineage after
     # the release asked about (as `diff` of that release and the newest would mark it).
     weak = next(
@@ -204,7 +232,8 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "lineages": lineages,
         "newest_release": newest,
         "current_number": alive.get(lineage) or merged_today,
-        "current_numbers": sorted(set(alive.values()), key=_number_key),
+        # what the clause became: itself, the pieces split off it, what a merge took it into
+        "current_numbers": sorted(set(became.values()), key=_number_key),
         "current_link": _link_today(weak),
         "entries": entries,
         "wordings": wordings(db, lineage),

@@ -38,6 +38,19 @@ def test_trace_504_2_reaches_707_and_708(store_file: str) -> None:
         assert entry["text"]
 
 
+def test_current_numbers_are_what_the_clause_became(store_file: str) -> None:
+    """`current_numbers` lists what the clause asked about became (itself, the pieces split
+    off it, what it was merged into), never its relatives by an older split: IKO removed
+    613.3d, which came in 2009 from a split of 418.5a, and nothing it became is left."""
+    gone = run(store_file, "trace", "613.3d@2020-01-22")
+    assert gone["current_number"] is None and gone["current_numbers"] == []
+    family = run(store_file, "trace", "418.5a@2005-01-01")  # the layers, split in 2009
+    assert family["current_number"] == "613.1"
+    assert {"613.1", "613.1a", "613.4"} <= set(family["current_numbers"])
+    merged = run(store_file, "trace", "713.12@2023-01-01")  # merged into 712.19 in 2023
+    assert merged["current_numbers"] == [merged["current_number"]] == ["712.19"]
+
+
 def test_trace_from_a_current_number_goes_back(store_file: str) -> None:
     result = run(store_file, "trace", "702.37a")
     first = result["entries"][0]

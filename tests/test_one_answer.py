@@ -311,6 +311,8 @@ def test_cli_and_site_agree_on_every_sampled_history(
         alive = traced["current_number"]
         if shown["today"] != alive:
             problems.append(f"{label}: today {shown['today']} != trace {alive}")
+        if (alive is not None) != (alive in traced["current_numbers"]):
+            problems.append(f"{label}: today {alive}, what it became {traced['current_numbers']}")
         # Blame, for the clause's last release.
         if release not in blame_by_release:
             blame_by_release[release] = {
