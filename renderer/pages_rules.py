@@ -184,6 +184,7 @@ def _number_page(
             "runs_json": json.dumps(resolver).replace("</", "<\\/"),
             "segments": day_segments(segments, site.model.gaps),  # one answer by day each
             "days": list(zip(segments, spanned, strict=True)),  # the list of every day
+            "breaks": _breaks(segments),
         }
 
     # Everything the page shows comes from its runs (`keys`: each as its pages show it), its
@@ -192,6 +193,21 @@ def _number_page(
     spanned = [gaps_within(segment, site.model.gaps) for segment in segments]
     key = context_key([number, keys, [_segment_key(segment) for segment in segments], spanned])
     site.lazy_page(f"rule/{number}/index.html", "rule.html", context, key)
+
+
+def _breaks(segments: list[Segment]) -> list[tuple[str, str]]:
+    """(first day, day it was used again) of each stretch between two uses of the number in
+    which it named nothing: its "unused" segments (cut where the clause it had named took
+    another number) from one run to the next."""
+    found: list[tuple[str, str]] = []
+    start = None
+    for before, segment in zip([None, *segments], segments, strict=False):
+        if segment.kind == "unused" and before is not None and before.kind == "run":
+            start = segment.start
+        elif segment.kind == "run" and start is not None:
+            found.append((start, segment.start))
+            start = None
+    return found
 
 
 def _segment_key(segment: Segment) -> tuple[Any, ...]:

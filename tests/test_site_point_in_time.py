@@ -310,3 +310,35 @@ def test_a_day_page_leads_to_the_rule_with_its_subrules_in_that_release(
     under = [inner["number"] for inner in shown["contents"]]
     assert len(under) > 5 and release.find(id="504") is not None
     assert all(release.find(id=number) is not None for number in under)
+
+
+def test_a_number_page_says_when_the_number_was_out_of_use(
+    small_site: Path, small_lineage: Database
+) -> None:
+    """The opening of /rule/N/ names each stretch of releases between two uses of N in which
+    no clause carried it (from the release that dropped it until the one that used it again),
+    read here from the store's members, release by release."""
+    dates = [row[0] for row in small_lineage.execute("SELECT date FROM releases ORDER BY date")]
+    used: dict[str, set[str]] = {}
+    for number, release in small_lineage.execute(
+        "SELECT number, release FROM lineage_members WHERE kind IN ('rule', 'subrule')"
+    ):
+        used.setdefault(number, set()).add(release)
+    broken = 0
+    for number, releases in used.items():
+        page = small_site / "rule" / number / "index.html"
+        if not page.exists():
+            continue
+        inside = [day for day in dates if min(releases) <= day <= max(releases)]
+        expected = [
+            (day, next(d for d in inside[i:] if d in releases))
+            for i, day in enumerate(inside)
+            if day not in releases and inside[i - 1] in releases
+        ]
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        opening = next(p for p in soup.select("main p") if p.get_text().startswith("Rule number"))
+        said = " ".join(opening.get_text().split())
+        shown = re.findall(r"from (\w+ \d+, \d{4}) until (\w+ \d+, \d{4})", said)
+        assert shown == [(long_date(a), long_date(b)) for a, b in expected], (number, said)
+        broken += bool(expected)
+    assert broken  # the small archive has numbers that came back into use
