@@ -48,7 +48,7 @@ from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
 # made of each article is part of the key: a parser that reads an entry anew matches again.)
-EXPLANATIONS_VERSION = 5
+EXPLANATIONS_VERSION = 6
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -69,6 +69,12 @@ NAME_ADDED = "name-added"  # how a topic's listed name matched: a change added i
 # how a listed number matched the changed rule that says what the entry quotes, when the
 # number names only a rule renumbered word for word (`_quoted_instead`)
 QUOTED = "quoted"
+# An explanation that opens by telling what the rule said before ("This rule stated that
+# double-faced cards could never be face down.") speaks of the rule that had the number.
+_SAID_BEFORE = re.compile(
+    r"^\s*(?:this rule (?:stated|said|used to|previously|once)|previously,? this rule)",
+    re.IGNORECASE,
+)
 # A heading like "123 (and its subrules)" names a section whose rules changed wholesale.
 SUBRULE_FALLBACK_LIMIT = 40
 
@@ -204,10 +210,11 @@ def match_entry(
     """
     found: list[tuple[_Change, str, str]] = []
     missing: list[str] = []
+    past = bool(_SAID_BEFORE.match(entry.explanation))
     for number in entry.numbers:
-        here = _changes_of(release, number, entry.subrules, "")
+        here = _changes_of(release, number, entry.subrules, "", past)
         if not here and earlier is not None and number in release.numbers:
-            here = _changes_of(earlier, number, entry.subrules, "-earlier")
+            here = _changes_of(earlier, number, entry.subrules, "-earlier", past)
         here = _quoted_instead(entry.quoted, number, here, release) or here
         if here:
             found.extend(here)
@@ -228,12 +235,13 @@ def match_entry(
 
 
 def _changes_of(
-    release: ReleaseChanges, number: str, subrules: bool, suffix: str
+    release: ReleaseChanges, number: str, subrules: bool, suffix: str, past: bool = False
 ) -> list[tuple[_Change, str, str]]:
     """The changes of `release` a listed number names: its own (`number`), with those of its
     subrules when the entry says so, else its subrules' (`subrule`) when there are few
-    enough (`SUBRULE_FALLBACK_LIMIT`); `suffix` is added to how each matched."""
-    named = _meant_by_number(release.by_label.get(number, []), number)
+    enough (`SUBRULE_FALLBACK_LIMIT`); `suffix` is added to how each matched. `past`: the
+    entry tells what the rule said before (`_meant_by_number`)."""
+    named = _meant_by_number(release.by_label.get(number, []), number, past)
     exact = [(c, number, "number" + suffix) for c in named]
     below = [
         (c, label, "subrule" + suffix)
@@ -246,7 +254,7 @@ def _changes_of(
     return below if len(below) <= SUBRULE_FALLBACK_LIMIT or subrules else []
 
 
-def _meant_by_number(changes: list[_Change], number: str) -> list[_Change]:
+def _meant_by_number(changes: list[_Change], number: str, past: bool = False) -> list[_Change]:
     """Of the changes that have `number` before or after, those an article listing it means.
 
     A renumbering moves rules onto and off numbers, so one number is often carried by two
@@ -255,7 +263,16 @@ def _meant_by_number(changes: list[_Change], number: str) -> list[_Change]:
     is not meant when another change carries the number (Ixalan's "702.36f" is the new rule on
     X in a morph cost, not the old 702.36f, now 702.36g; Magic Origins' "107.13" is the deleted
     sun-and-moon rule, not 107.15 moved up into its place); and of the rest, the one that has
-    the number now is, as the articles number the rules of the release they accompany."""
+    the number now is, as the articles number the rules of the release they accompany;
+    unless the entry tells what the rule said before (`past`, `_SAID_BEFORE`): then the one
+    that had it, renumbered or not (Fate Reforged's "711.6: This rule stated that
+    double-faced cards could never be face down" is the old 711.6, now 711.9, not 711.4
+    moved onto 711.6; its "711.9: This rule previously explained how to exile a checklist"
+    is the old 711.9, now 711.3)."""
+    if past:
+        before = [change for change in changes if number not in change.new_labels]
+        if before and len(before) < len(changes):
+            return before
     changed = [change for change in changes if change.kind != RENUMBERED] or changes
     now = [change for change in changed if number in change.new_labels]
     return now or changed
