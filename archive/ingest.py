@@ -6,9 +6,17 @@ parser version), not by its bytes alone: an entry whose date, encoding or prefer
 is stored again, an entry no longer listed is removed with its release. So any sequence of
 ingests of a folder leaves what one fresh ingest of it leaves.
 
+Two guards keep a careless folder from costing what is stored. A folder that no longer lists
+a release the store holds (an empty manifest, or a folder of a few crawled releases) is
+refused unless the caller asks to prune. A release whose new entries fail to read or parse
+keeps the captures stored for it (they are replaced in one transaction once every new entry
+of the release parsed), and the failure is reported.
+
 Ingest is idempotent and resumable: a capture already stored is skipped, so a second run
-changes nothing and a new release costs one parse. A capture that fails to decode or parse
-is reported and skipped.
+changes nothing and a new release costs one parse; its file is still looked at (a regular
+file inside the folder, of the size stored), so that a rerun reports a capture damaged or
+removed since as a fresh ingest would. A capture that fails to decode or parse is reported
+and skipped.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import hashlib
 import json
 import os
 import re
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -31,7 +39,13 @@ from archive.collector import collector_paused
 from archive.decode import decode_capture
 from archive.errors import CaptureError
 from archive.limits import MAX_CLAUSES
-from archive.manifest import CAPTURES_DIR, CaptureInfo, load_manifest, read_capture_bytes
+from archive.manifest import (
+    CAPTURES_DIR,
+    MANIFEST_NAME,
+    CaptureInfo,
+    load_manifest,
+    read_capture_bytes,
+)
 from archive.normalise import normalise
 from archive.parse import (
     CLAUSE_KINDS,
@@ -41,6 +55,7 @@ from archive.parse import (
     ParsedRelease,
     parse_release,
 )
+from archive.paths import size_inside
 from archive.release_names import release_name
 from archive.stored_texts import renormalise, text_hash
 from archive.workers import die_with_parent
@@ -70,41 +85,132 @@ def ingest_captures(
     db: Database,
     captures_dir: Path = CAPTURES_DIR,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items,
+    prune: bool = False,
 ) -> IngestReport:
-    """Ingest every capture the folder's manifest lists; return what happened to each."""
+    """Ingest every capture the folder's manifest lists; return what happened to each.
+
+    A release the store holds and the manifest no longer lists is removed only with `prune`;
+    without it, the ingest is refused before any change (one line naming the manifest)."""
     report = IngestReport()
     captures = load_manifest(captures_dir)  # a bad manifest is refused before any change
-    report.renormalised = renormalise(db)  # texts stored by an older normalise, made again
     wanted = {entry_key(capture) for capture in captures}
-    stored = {
-        row[0]
-        for row in db.execute(
-            "SELECT entry_key FROM captures WHERE parser_version = ?", [PARSER_VERSION]
-        )
-    }
-    todo = [c for c in captures if entry_key(c) not in stored]
-    report.skipped.extend(c.file for c in captures if entry_key(c) in stored)
-    with db.atomic():
-        removed = _remove_unlisted(db, wanted & stored)
+    held = db.execute(
+        "SELECT id, entry_key, release_date, parser_version, file, bytes FROM captures"
+    ).fetchall()
+    current = {row[1]: row for row in held if row[3] == PARSER_VERSION and row[1] in wanted}
+    stale = [row for row in held if row[1] not in current]
+    if not prune:
+        _refuse_unlisted_releases(captures_dir, {c.date for c in captures}, stale)
+    report.renormalised = renormalise(db)  # texts stored by an older normalise, made again
+    todo = sorted((c for c in captures if entry_key(c) not in current), key=lambda c: c.date)
+    for capture in captures:
+        stored = current.get(entry_key(capture))
+        if stored is not None:
+            report.skipped.append(capture.file)
+            problem = _still_on_disk(captures_dir, capture, stored[5])
+            if problem:
+                report.failed.append((capture.file, problem))
+    renewed = {c.date for c in todo}
+    replaced: dict[str, list[int]] = defaultdict(list)  # release -> its stale captures
+    for row in stale:
+        if row[2] in renewed:
+            replaced[row[2]].append(row[0])
+    with db.atomic():  # what no new entry replaces goes now; the rest with its replacement
+        removed = _remove_captures(db, [row[0] for row in stale if row[2] not in renewed])
     latest = db.execute("SELECT max(release_date) FROM captures").fetchone()[0]
     earliest_new = None
     known = _KnownHashes.load(db)
-    for capture, outcome in progress(_parsed_in_parallel(captures_dir, todo)):
-        if isinstance(outcome, CaptureError):
-            report.failed.append((capture.file, str(outcome)))
+    for day, group in _by_release(progress(_parsed_in_parallel(captures_dir, todo))):
+        parsed, failed = _sorted_out(group)
+        report.failed.extend((capture.file, str(error)) for capture, error in failed)
+        if failed and day in replaced:  # the release keeps the captures stored for it
+            report.failed.extend(
+                (capture.file, _kept(captures_dir, capture)) for capture, _ in parsed
+            )
             continue
-        size, parsed = outcome
         with db.atomic():
-            _store_capture(db, capture, size, parsed, known)
-        earliest_new = min(earliest_new or capture.date, capture.date)
-        report.ingested.append(capture.file)
-        report.warnings.extend((capture.file, warning) for warning in parsed.warnings)
+            removed = _remove_captures(db, replaced.get(day, [])) or removed
+            for capture, (size, release) in parsed:
+                _store_capture(db, capture, size, release, known)
+        for capture, (_size, release) in parsed:
+            earliest_new = min(earliest_new or capture.date, capture.date)
+            report.ingested.append(capture.file)
+            report.warnings.extend((capture.file, warning) for warning in release.warnings)
     # Captures stored in date order after the newest one leave nothing to tidy (a fresh
     # ingest stores them so); a removal, or a capture older than some stored, may.
     if removed or (earliest_new and latest and earliest_new < latest):
         with db.atomic():
             _tidy(db)
     return report
+
+
+_Parsed = tuple[CaptureInfo, tuple[int, ParsedRelease] | CaptureError]
+
+
+def _sorted_out(
+    group: list[_Parsed],
+) -> tuple[
+    list[tuple[CaptureInfo, tuple[int, ParsedRelease]]], list[tuple[CaptureInfo, CaptureError]]
+]:
+    """The captures of `group` that parsed, and those that failed."""
+    parsed, failed = [], []
+    for capture, outcome in group:
+        if isinstance(outcome, CaptureError):
+            failed.append((capture, outcome))
+        else:
+            parsed.append((capture, outcome))
+    return parsed, failed
+
+
+def _kept(captures_dir: Path, capture: CaptureInfo) -> str:
+    return (
+        f"{captures_dir / capture.file}: not stored: another new capture of {capture.date} "
+        "failed, and the store keeps the captures it holds for that release"
+    )
+
+
+def _by_release(parsed: Iterable[_Parsed]) -> Iterator[tuple[str, list[_Parsed]]]:
+    """The parsed captures (in date order) grouped by release: a release's new captures
+    replace its stored ones together."""
+    group: list[_Parsed] = []
+    for item in parsed:
+        if group and group[0][0].date != item[0].date:
+            yield group[0][0].date, group
+            group = []
+        group.append(item)
+    if group:
+        yield group[0][0].date, group
+
+
+def _refuse_unlisted_releases(
+    captures_dir: Path, listed: set[str], stale: list[tuple[Any, ...]]
+) -> None:
+    """Refuse a folder that no longer lists releases the store holds: removing them is asked
+    for by name (`prune`), never the side effect of a folder given by mistake."""
+    dropped = sorted({row[2] for row in stale if row[2] and row[2] not in listed})
+    if dropped:
+        which = dropped[0] if len(dropped) == 1 else f"{dropped[0]} … {dropped[-1]}"
+        raise CaptureError(
+            str(captures_dir / MANIFEST_NAME),
+            f"does not list {len(dropped)} of the releases the store holds ({which}); "
+            "nothing was changed: give the folder they came from, or ingest --prune to "
+            "remove them from the store",
+        )
+
+
+def _still_on_disk(captures_dir: Path, capture: CaptureInfo, stored_bytes: int | None) -> str:
+    """'' when the file of a stored capture is still a regular file inside the folder, of
+    the size stored; else what is wrong with it (the store keeps what it read)."""
+    try:
+        size = size_inside(captures_dir, capture.file, "capture")
+    except CaptureError as error:
+        return f"{error}; the store keeps the capture it read"
+    if stored_bytes is not None and size != stored_bytes:
+        return (
+            f"{captures_dir / capture.file}: {size:,} bytes, the capture stored from it had "
+            f"{stored_bytes:,}; the store keeps the capture it read"
+        )
+    return ""
 
 
 def entry_key(capture: CaptureInfo) -> str:
@@ -114,14 +220,9 @@ def entry_key(capture: CaptureInfo) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _remove_unlisted(db: Database, keep: set[str]) -> bool:
-    """Remove the captures (and their releases) whose entry the manifest no longer lists,
-    or which an older parser read: all but `keep`."""
-    gone = [
-        row[0]
-        for row in db.execute("SELECT id, entry_key FROM captures").fetchall()
-        if row[1] not in keep
-    ]
+def _remove_captures(db: Database, gone: list[int]) -> bool:
+    """Remove the captures `gone` (and their releases): those whose entry the manifest no
+    longer lists, or which an older parser read. True when there were any."""
     for start in range(0, len(gone), 400):  # SQLite caps the number of parameters
         chunk = gone[start : start + 400]
         marks = ", ".join("?" for _ in chunk)

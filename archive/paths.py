@@ -34,6 +34,32 @@ def resolve_inside(folder: Path, name: object, what: str = "file") -> Path:
 
 def read_inside(folder: Path, name: object, max_bytes: int, what: str = "file") -> bytes:
     """The bytes of regular file `name` inside `folder`, refused above `max_bytes`."""
+    shown = str(folder / str(name))
+    handle, info = _open_inside(folder, name, what)
+    try:
+        if info.st_size > max_bytes:
+            raise CaptureError(shown, _too_big(info.st_size, max_bytes))
+    except BaseException:
+        os.close(handle)
+        raise
+    with os.fdopen(handle, "rb") as stream:
+        data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:  # the file grew while we read it
+        raise CaptureError(shown, _too_big(len(data), max_bytes))
+    return data
+
+
+def size_inside(folder: Path, name: object, what: str = "file") -> int:
+    """The size of regular file `name` inside `folder`, checked as `read_inside` checks it,
+    without reading it."""
+    handle, info = _open_inside(folder, name, what)
+    os.close(handle)
+    return info.st_size
+
+
+def _open_inside(folder: Path, name: object, what: str) -> tuple[int, os.stat_result]:
+    """An open handle on regular file `name` inside `folder` (no link followed out of it, no
+    FIFO waited on), and its status."""
     target = resolve_inside(folder, name, what)
     shown = str(folder / str(name))
     try:
@@ -51,16 +77,10 @@ def read_inside(folder: Path, name: object, max_bytes: int, what: str = "file") 
             raise CaptureError(shown, f"{what} is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise CaptureError(shown, f"{what} is not a regular file (a FIFO, socket or device)")
-        if info.st_size > max_bytes:
-            raise CaptureError(shown, _too_big(info.st_size, max_bytes))
     except BaseException:
         os.close(handle)
         raise
-    with os.fdopen(handle, "rb") as stream:
-        data = stream.read(max_bytes + 1)
-    if len(data) > max_bytes:  # the file grew while we read it
-        raise CaptureError(shown, _too_big(len(data), max_bytes))
-    return data
+    return handle, info
 
 
 def _too_big(size: int, limit: int) -> str:

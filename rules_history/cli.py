@@ -46,18 +46,28 @@ def main() -> None:
 @db_option
 @captures_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Remove from the store the releases the folder no longer lists (without it, such a "
+    "folder is refused and nothing changes).",
+)
 @json_option
 @reports_errors
-def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) -> None:
+def ingest(
+    db_file: str | None, captures_dir: Path, quiet: bool, prune: bool, as_json: bool
+) -> None:
     """Parse every capture into the store (captures already stored are skipped)."""
     from tqdm import tqdm
 
+    from archive.manifest import load_manifest
     from rules_history.pipeline import update_store
 
     def progress(items: Any) -> Any:
         return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
 
-    update = update_store(open_store(db_file), captures_dir, progress=progress)
+    load_manifest(captures_dir)  # a folder refused leaves no new store behind
+    update = update_store(open_store(db_file), captures_dir, progress=progress, prune=prune)
     report, witnessed, lineage = update.releases, update.witnesses, update.lineage
     if as_json:
         print_json(update.as_dict())
@@ -68,7 +78,8 @@ def ingest(db_file: str | None, captures_dir: Path, quiet: bool, as_json: bool) 
         )
         if report.renormalised:
             click.echo(f"comparison forms made again: {report.renormalised} texts")
-        click.echo(f"witnesses: {len(witnessed['stored'])} captures, {witnessed['counts']}")
+        verdicts = ", ".join(f"{kind} {n}" for kind, n in witnessed["counts"].items())
+        click.echo(f"witnesses: {len(witnessed['stored'])} captures ({verdicts})")
         click.echo(f"lineage: aligned {lineage['aligned']} of {lineage['releases']} releases")
         click.echo(f"names: {update.names} releases named")
         explained = update.explanations

@@ -86,13 +86,15 @@ def update_store(
     db: Database,
     captures_dir: Path,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items,
+    prune: bool = False,
 ) -> UpdateReport:
     """Run every stage that writes, in order; each skips what is already current: ingest
     (with the catalogue's gaps and the captures' differences), witnesses, lineage, release
     names, official explanations, the derived answers, the examples. One writer at a time: a
-    second one is refused."""
+    second one is refused. `prune`: remove the releases the folder no longer lists (else
+    such a folder is refused: `archive.ingest`)."""
     with store_writer_lock(db):
-        report = UpdateReport(ingest_captures(db, captures_dir, progress=progress))
+        report = UpdateReport(ingest_captures(db, captures_dir, progress=progress, prune=prune))
         store_capture_differences(db)
         gap_warnings = store_gaps(db, load_gaps(CATALOGUE_FILE))
         report.releases.warnings.extend((CATALOGUE_FILE.name, w) for w in gap_warnings)

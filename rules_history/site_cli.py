@@ -31,11 +31,13 @@ def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
     on a terminal only, as `ingest`'s does."""
     from tqdm import tqdm
 
+    from archive.manifest import load_manifest
     from rules_history.pipeline import update_store as update
 
     def progress(items: Any) -> Any:
         return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
 
+    load_manifest(captures_dir)  # a folder refused leaves no new store behind
     db = open_store(db_file)
     report = update(db, captures_dir, progress=progress)
     db.close()

@@ -1,20 +1,27 @@
 """The store is a function of the captures folder (issue 12, item 2).
 
-Whatever sequence of ingests a folder went through (entries added, changed, removed), the
-store holds what one fresh ingest of the folder's last state holds: captures, releases, texts,
-lineages. Surrogate ids differ between the two, so stores are compared by content, each row
-naming its capture by file.
+Whatever sequence of ingests a folder went through (entries added, changed, removed, the
+releases it no longer lists pruned), the store holds what one fresh ingest of the folder's
+last state holds: captures, releases, texts, lineages. Surrogate ids differ between the two,
+so stores are compared by content, each row naming its capture by file.
+
+And a careless folder costs nothing stored: one that no longer lists stored releases is
+refused unless pruning is asked for; a release whose new entries fail keeps what is stored
+for it; a rerun reports a stored capture's file damaged or removed since, as a fresh ingest
+of the folder would.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from conftest import make_captures_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,6 +32,7 @@ from archive.errors import CaptureError
 from archive.ingest import ingest_captures
 from archive.manifest import CAPTURES_DIR
 from archive.store import open_store
+from rules_history.cli import main
 from rules_history.pipeline import update_store
 
 DATES = ("2010-01-01", "2010-04-01", "2010-07-01")
@@ -162,7 +170,7 @@ def test_any_sequence_of_ingests_equals_a_fresh_ingest(tmp_path_factory, steps):
         else:
             state[day] = change
         write_folder(folder, state)
-        update_store(db, folder)
+        update_store(db, folder, prune=True)
     assert store_contents(db) == fresh_contents(folder, tmp)
     assert db["releases"].count == len(state)
 
@@ -199,7 +207,7 @@ def test_a_removed_entry_leaves_the_store_and_is_no_longer_newest(tmp_path):
     update_store(db, folder)
     del state[DATES[-1]]
     write_folder(folder, state)
-    update_store(db, folder)
+    update_store(db, folder, prune=True)
     assert db.execute("SELECT max(date) FROM releases").fetchone()[0] == DATES[-2]
     assert db.execute("SELECT count(*) FROM captures").fetchone()[0] == 2
     assert store_contents(db) == fresh_contents(folder, tmp_path)
@@ -254,3 +262,95 @@ def test_a_witness_removed_from_the_index_leaves_the_store(tmp_path):
     update_store(fresh, folder)
     witnesses = "SELECT source, position, kind, number, text, release, agreement FROM witnesses"
     assert sorted(db.execute(witnesses).fetchall()) == sorted(fresh.execute(witnesses).fetchall())
+
+
+def test_a_folder_that_drops_stored_releases_is_refused_unless_pruning(tmp_path):
+    """An empty manifest (or a folder of a few crawled releases) removed every other release
+    from the store, and the ingest said nothing: now it is refused, naming the manifest and
+    the releases, and the store is as it was; asked for by name, the releases go."""
+    folder = tmp_path / "captures"
+    write_folder(folder, {day: ("apples", "utf-8", False) for day in DATES})
+    db = open_store(tmp_path / "rules.db")
+    update_store(db, folder)
+    before = table_digest(db)
+    write_folder(folder, {DATES[0]: ("apples", "utf-8", False)})
+    refused = f"does not list 2 of the releases the store holds \\({DATES[1]} … {DATES[2]}\\)"
+    with pytest.raises(CaptureError, match=refused):
+        update_store(db, folder)
+    (folder / "manifest.json").write_text("[]")
+    with pytest.raises(CaptureError, match="does not list 3 of the releases"):
+        update_store(db, folder)
+    assert table_digest(db) == before
+    update_store(db, folder, prune=True)
+    assert db["releases"].count == 0
+
+
+def test_a_release_whose_new_entry_fails_keeps_what_is_stored(tmp_path):
+    """A changed entry that fails (a wrong sha256, a path out of the folder, bytes that do
+    not parse) removed the release it replaced; now the release keeps its stored capture,
+    answers from it, and the failure is reported."""
+    folder = tmp_path / "captures"
+    write_folder(folder, {day: ("apples", "utf-8", False) for day in DATES})
+    db = open_store(tmp_path / "rules.db")
+    update_store(db, folder)
+    before = table_digest(db)
+    entries = json.loads((folder / "manifest.json").read_text())
+    broken = {
+        "sha256 is": dict(entries[1], sha256="0" * 64),
+        "climbs out": dict(entries[1], file="../elsewhere.txt"),
+    }
+    for problem, entry in broken.items():
+        (folder / "manifest.json").write_text(json.dumps([entries[0], entry, entries[2]]))
+        report = update_store(db, folder)
+        assert [file for file, _ in report.releases.failed] == [entry["file"]]
+        assert problem in report.releases.failed[0][1]
+        assert table_digest(db) == before
+    unreadable = b"not a comprehensive rules document"
+    (folder / "cr" / "bad.txt").write_bytes(unreadable)
+    entry = dict(entries[1], file="cr/bad.txt", sha256=hashlib.sha256(unreadable).hexdigest())
+    (folder / "manifest.json").write_text(json.dumps([entries[0], entry, entries[2]]))
+    report = update_store(db, folder)
+    assert [file for file, _ in report.releases.failed] == ["cr/bad.txt"]
+    assert table_digest(db) == before
+    assert db.execute("SELECT count(*) FROM releases WHERE date = ?", [DATES[1]]).fetchone()[0]
+
+
+@pytest.mark.parametrize("damage", ["appended", "removed", "symlink", "fifo"])
+def test_a_rerun_reports_a_stored_capture_damaged_since(tmp_path, damage):
+    """A stored capture's file damaged or removed since went unnoticed by a rerun ("already
+    stored", no failure) while a fresh ingest of the folder refused it: the rerun reports
+    it too, and the store keeps the capture it read."""
+    folder = tmp_path / "captures"
+    write_folder(folder, {day: ("apples", "utf-8", False) for day in DATES})
+    db = open_store(tmp_path / "rules.db")
+    update_store(db, folder)
+    before = table_digest(db)
+    target = folder / "cr" / f"{DATES[1]}.txt"
+    if damage == "appended":
+        with target.open("ab") as stream:
+            stream.write(b"X")
+    else:
+        target.unlink()
+        if damage == "symlink":
+            (tmp_path / "outside.txt").write_bytes(b"outside")
+            target.symlink_to(tmp_path / "outside.txt")
+        elif damage == "fifo":
+            os.mkfifo(target)
+    report = update_store(db, folder)
+    assert [file for file, _ in report.releases.failed] == [f"cr/{DATES[1]}.txt"]
+    assert "the store keeps the capture it read" in report.releases.failed[0][1]
+    assert table_digest(db) == before
+
+
+def test_a_refused_ingest_leaves_no_new_store_behind(tmp_path):
+    """`ingest` opened (so created) the store before reading the manifest: a refused folder
+    left an empty store, which later readers took for one with no release."""
+    folder = tmp_path / "captures"
+    folder.mkdir()
+    (folder / "manifest.json").write_text('[{"date": "2010-01-01"}]')
+    store = tmp_path / "new.db"
+    result = CliRunner().invoke(
+        main, ["ingest", "--quiet", "--db", str(store), "--captures", str(folder)]
+    )
+    assert result.exit_code == 1 and "manifest.json" in result.output
+    assert not store.exists()
