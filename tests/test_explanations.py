@@ -329,16 +329,14 @@ def test_a_listed_number_means_the_rule_whose_words_changed(explained) -> None: 
     ]
 
 
-def test_an_entry_that_tells_what_the_rule_said_means_the_rule_that_had_the_number(explained) -> None:  # type: ignore[no-untyped-def]
+def test_an_entry_telling_what_a_rule_said_means_the_rule_that_had_the_number(explained) -> None:  # type: ignore[no-untyped-def]
     """Fate Reforged's article numbers two entries as Khans of Tarkir did: "711.6: This rule
     stated that double-faced cards could never be face down" is the old 711.6, now 711.9 (not
     711.4, which moved onto 711.6), and "711.9: This rule previously explained how to exile
     a checklist face down" the old 711.9, now 711.3. A number an entry speaks of in the
     present stays the rule that has it now (the tests above)."""
     db, _path, _counts = explained
-    assert _linked(db, "2015-01-23", "711.6") == [
-        ("renumbered+reworded", '["711.6"]', '["711.9"]')
-    ]
+    assert _linked(db, "2015-01-23", "711.6") == [("renumbered+reworded", '["711.6"]', '["711.9"]')]
     assert _linked(db, "2015-01-23", "711.9") == [("renumbered", '["711.9"]', '["711.3"]')]
 
 
