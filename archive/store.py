@@ -44,6 +44,36 @@ class StoreDamaged(RulesHistoryError):
         super().__init__(f"{path}: not a usable SQLite store ({error}); remove it and ingest again")
 
 
+class StoreBusy(RulesHistoryError):
+    """A store another process holds locked: nothing is wrong with it."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(f"{path}: the store is busy (another process holds it locked); try again")
+
+
+class StoreReadOnly(RulesHistoryError):
+    """A store this process may not write to, where opening it needs a write."""
+
+    def __init__(self, path: object, why: str) -> None:
+        super().__init__(f"{path}: {why}")
+
+
+def _store_error(path: Path, error: sqlite3.DatabaseError) -> RulesHistoryError:
+    """What an error opening the store means for its user: busy, read-only, or damaged (only
+    the last is worth removing the file for)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error):
+        return StoreBusy(path)
+    if code == sqlite3.SQLITE_READONLY or "readonly" in str(error):
+        return StoreReadOnly(
+            path,
+            "the store, or its folder, is read-only, and writing is needed here (ingest and "
+            "build write the store; the read commands need its folder writable unless its "
+            "journal is empty): copy it somewhere writable",
+        )
+    return StoreDamaged(path, error)
+
+
 def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     """`--db` if given, else `$RULES_HISTORY_DB`, else `_build/rules.db`."""
     if explicit:
@@ -73,7 +103,7 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
         if not in_memory:
             db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
     except sqlite3.DatabaseError as error:
-        raise StoreDamaged(target, error) from error
+        raise _store_error(target, error) from error
     return db
 
 
@@ -101,13 +131,38 @@ def open_reader(path: str | os.PathLike[str] | None = None, mapped: bool = False
     if target.is_dir():
         raise RulesHistoryError(f"{target}: is a directory, not a SQLite store")
     try:
-        connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
-        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        connection = _connect_read_only(target)
         if mapped:
             connection.execute(f"PRAGMA mmap_size = {MAPPED_BYTES}")
     except sqlite3.DatabaseError as error:
-        raise StoreDamaged(target, error) from error
+        raise _store_error(target, error) from error
     return Database(connection)
+
+
+def _connect_read_only(target: Path) -> sqlite3.Connection:
+    """A read-only connection (`mode=ro`). A store in WAL mode needs its shared-memory file
+    beside it, which SQLite creates: in a folder this process may not write (a read-only
+    mount, another user's store) that fails, and a store whose write-ahead log is empty
+    (every ingest ends with its transactions checkpointed into the file) is then opened as
+    immutable, which needs none."""
+    uri = target.resolve().as_uri()
+    try:
+        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return connection
+    except sqlite3.OperationalError as error:
+        journal = target.with_name(target.name + "-wal")
+        writable = os.access(target.parent, os.W_OK)
+        if writable or (journal.exists() and journal.stat().st_size):
+            raise
+        error_seen = error
+    connection = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError:
+        connection.close()
+        raise error_seen from None
+    return connection
 
 
 @migrations()

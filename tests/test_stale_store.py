@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -172,3 +175,66 @@ def test_a_killed_build_is_finished_by_the_rerun(
     assert len(notes) == 1 and "did not finish" in notes[0]
     assert page.read_bytes() == whole
     assert not marker.exists()
+
+
+def as_another_user(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+    """`run`, by a user that may not write the store: the test's own when it is not root
+    (the files are made read-only), else nobody (root writes what it likes)."""
+    if os.geteuid() != 0:
+        return run(*args, db=db)
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: no user to lack write access")
+    nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+    env = {**os.environ, "RULES_HISTORY_DB": str(db), "HOME": str(db.parent)}
+    return subprocess.run(
+        [setpriv, *nobody, sys.executable, "-m", "rules_history", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+@pytest.fixture
+def read_only_store(complete: Path) -> Iterator[Path]:
+    """A copy of the store, read-only, in a read-only folder (a read-only mount, another
+    user's store), in a folder every user may pass through."""
+    with tempfile.TemporaryDirectory() as root:
+        os.chmod(root, 0o755)
+        folder = Path(root) / "mounted"
+        folder.mkdir()
+        path = copy_of(complete, folder)
+        path.chmod(0o444)
+        folder.chmod(0o555)
+        try:
+            yield path
+        finally:
+            folder.chmod(0o755)
+
+
+def test_a_store_in_a_read_only_folder_is_read(read_only_store: Path) -> None:
+    """The read commands said 'not a usable SQLite store ... remove it and ingest again' of
+    a healthy store in a folder they could not write (SQLite makes a file beside a store in
+    WAL mode); they read it, and a writer says it is read-only, not damaged."""
+    shown = as_another_user("show", f"100.1@{RELEASES[1]}", db=read_only_store)
+    assert shown.returncode == 0, shown.stderr
+    assert "100.1" in shown.stdout
+    refused = as_another_user("ingest", "--quiet", db=read_only_store)
+    one_line(refused, "read-only")
+    assert "remove it" not in refused.stderr
+
+
+def test_a_locked_store_is_busy_not_damaged(tmp_path: Path, complete: Path) -> None:
+    """A store another process holds locked got 'remove it and ingest again': it is busy."""
+    path = copy_of(complete, tmp_path)
+    holder = sqlite3.connect(path)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        busy = run("show", f"100.1@{RELEASES[1]}", db=path)
+    finally:
+        holder.rollback()
+        holder.close()
+    one_line(busy, "busy")
+    assert "remove it" not in busy.stderr
