@@ -32,7 +32,7 @@ from renderer.pages_releases import build_releases
 from renderer.pages_rules import build_rules
 from renderer.progress import Progress
 from renderer.search import start_index
-from renderer.state import prepare_state, site_state
+from renderer.state import check_folders, prepare_state, site_state
 from renderer.writer import SiteWriter, code_key, default_workers
 
 
@@ -78,6 +78,7 @@ def build_site(
     dates = release_dates(db)
     if not dates:
         raise SiteBuildError("the store holds no release: run `rules-history ingest` first")
+    check_folders(out, state)
     prepare_state(out, state)
     compare = start_compare(db, dates, out, state, background=workers > 1)
     try:

@@ -14,6 +14,8 @@ import hashlib
 import shutil
 from pathlib import Path
 
+from renderer.errors import SiteBuildError
+
 MANIFEST = "build-manifest.json"
 UNFINISHED = "build-unfinished"
 # What older versions kept inside the publish folder: moved out (the manifest and marker,
@@ -28,6 +30,31 @@ def site_state(out: Path, root: Path | None = None) -> Path:
     root = root if root is not None else resolved.with_name(resolved.name + ".state")
     key = hashlib.sha1(str(resolved).encode()).hexdigest()[:10]
     return root / f"{resolved.name}-{key}"
+
+
+def check_folders(out: Path, state: Path) -> None:
+    """Refuse a state folder that is, or lies inside, the publish folder (its manifest and
+    caches would be published and served) or holds it; and a first build into a folder that
+    already holds files (a build writes index.html and its page folders over whatever has
+    their names): only a folder a build recorded (its manifest in `state`, or an older
+    build's inside `out`) may hold anything before."""
+    site, kept = out.resolve(), state.resolve()
+    if kept == site or kept.is_relative_to(site) or site.is_relative_to(kept):
+        raise SiteBuildError(
+            f"--state {state} and --out {out}: the state folder must lie outside the site"
+            " folder (and the site outside it), or it is published with the site"
+        )
+    if (state / MANIFEST).exists() or (state / UNFINISHED).exists() or not out.is_dir():
+        return
+    if any((out / legacy).exists() for legacy in LEGACY_MOVED):
+        return
+    found = sorted(entry.name for entry in out.iterdir())
+    if found:
+        shown = ", ".join(found[:3]) + (f" and {len(found) - 3:,} more" if len(found) > 3 else "")
+        raise SiteBuildError(
+            f"{out} holds files no build recorded ({shown}): a build would write over those"
+            " with a page's name; build into an empty folder, or empty this one"
+        )
 
 
 def prepare_state(out: Path, state: Path) -> None:

@@ -4,6 +4,7 @@ turning of a user's error into one line and exit status 1."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -65,12 +66,26 @@ def print_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+# The characters RFC 3986 lets a URL hold, less "?" and "#": a site's address is joined
+# before every page's path, and ends up in citations (a wiki template's "|" or "}}", a BibTeX
+# field's braces or quote would end the field early).
+BASE_URL_CHARACTERS = re.compile(r"[A-Za-z0-9\-._~:/@!$&'()*+,;=%\[\]]*")
+
+
 def check_base_url(base_url: str) -> None:
-    """A site's address given by --base-url must be an absolute http(s) URL (or nothing)."""
+    """A site's address given by --base-url must be an absolute http(s) URL (or nothing),
+    with no query or fragment, of the characters a URL may hold."""
     from renderer.links import external_url
 
-    if base_url and external_url(base_url) is None:
+    if not base_url:
+        return
+    if external_url(base_url) is None:
         raise RulesHistoryError(f"--base-url {base_url!r} is not an absolute http(s) URL")
+    if not BASE_URL_CHARACTERS.fullmatch(base_url):
+        raise RulesHistoryError(
+            f"--base-url {base_url!r}: a site's address has no query (?) or fragment (#), and"
+            " only the characters a URL may hold (percent-encode the others)"
+        )
 
 
 def rule_on_day(rule: str, as_of: str | None) -> tuple[str, str | None]:

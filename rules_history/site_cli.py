@@ -90,11 +90,12 @@ def build(
     site into --out (reading the store only)."""
     from renderer.build import build_site
     from renderer.progress import Progress
-    from renderer.state import site_state
+    from renderer.state import check_folders, site_state
 
     check_base_url(base_url)
-    check_writable_folder(out)
     state = site_state(out, state_root or db_path(db_file).parent / STATE_ROOT)
+    check_folders(out, state)  # before the pipeline: a refused build costs nothing
+    check_writable_folder(out)
     with writer_lock(db_path(db_file)):  # no ingest may change the store while pages render
         update_store(db_file, captures_dir, quiet or as_json)
         progress = Progress(disable=quiet or as_json or None)  # None: on a terminal only

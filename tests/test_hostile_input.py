@@ -473,6 +473,74 @@ def test_build_refuses_a_base_url_that_is_no_web_address(stored, tmp_path):
     assert_one_line_error(result, "--base-url 'javascript:x' is not an absolute http(s) URL")
 
 
+@pytest.mark.parametrize(
+    "address",
+    ["http://x/?a=1#frag", "http://x/}}{{evil|a=b", 'http://x/"}', "http://x/<b>"],
+)
+@pytest.mark.parametrize("command", ["build", "cite"])
+def test_a_base_url_with_a_query_or_what_ends_a_citation_is_refused(
+    prepared, tmp_path, command, address
+):
+    """`?a=1#frag` went before every permalink of the site; `}}` closed the wiki citation's
+    template and `"}` the BibTeX field. A site's address has no query or fragment, and only
+    the characters a URL may hold."""
+    folder, db = prepared
+    where = ["--out", str(tmp_path / "s")] if command == "build" else ["504.2"]
+    result = invoke(command, *where, "--db", str(db), "--base-url", address)
+    assert_one_line_error(result, f"--base-url {address!r}", "no query")
+    assert not (tmp_path / "s").exists()
+
+
+def test_a_first_build_into_a_folder_of_other_files_is_refused(prepared, tmp_path):
+    """A build wrote its index.html over the user's own, silently: a folder no build
+    recorded must be empty. The user's files are as they were."""
+    folder, db = prepared
+    out = tmp_path / "user"
+    out.mkdir()
+    (out / "index.html").write_text("mine")
+    (out / "notes.txt").write_text("mine too")
+    result = run(
+        "build",
+        "--out",
+        str(out),
+        "--state",
+        str(tmp_path / "state"),
+        "--db",
+        str(db),
+        "--captures",
+        str(folder),
+        "--no-search",
+        "--quiet",
+    )
+    assert_one_line_error(result, str(out), "index.html, notes.txt", "empty folder")
+    assert (out / "index.html").read_text() == "mine"
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "notes.txt"]
+
+
+@pytest.mark.parametrize("inside", ["same", "inside"])
+def test_a_state_folder_that_would_be_published_is_refused(prepared, tmp_path, inside):
+    """`--state` equal to `--out` or inside it put the manifest, the diff cache and the
+    search documents in the published site, where `serve` handed them out."""
+    folder, db = prepared
+    out = tmp_path / "site"
+    state = {"same": out, "inside": out / "state"}[inside]
+    result = run(
+        "build",
+        "--out",
+        str(out),
+        "--state",
+        str(state),
+        "--db",
+        str(db),
+        "--captures",
+        str(folder),
+        "--no-search",
+        "--quiet",
+    )
+    assert_one_line_error(result, "the state folder must lie outside the site folder")
+    assert not out.exists() or not any(out.iterdir())
+
+
 @pytest.mark.parametrize("port", ["99999", "-1"])
 def test_serve_on_a_port_that_is_none_is_one_line(tmp_path, port):
     (tmp_path / "index.html").write_text("<p>site</p>")
