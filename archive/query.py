@@ -16,7 +16,7 @@ from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
 from vocabulary.numbers import RULE_NUMBER, is_under
 
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits: "２０２１" is no date
 
 
 def release_dates(db: Database) -> list[str]:
@@ -41,6 +41,10 @@ def resolve_when(db: Database, text: str) -> str:
     if DATE.match(text.strip()):
         return parse_date(text.strip())
     wanted = text.strip().casefold()
+    if not wanted:
+        raise LookupFailed(
+            f"{text!r} is empty: give a date (YYYY-MM-DD) or a release's set code or name"
+        )
     names = names_in_store(db)
     found = sorted(
         day for day, (code, name) in names.items() if wanted in (code.casefold(), name.casefold())

@@ -54,6 +54,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     term (morph@2005-01-01 is 502.26, "morph (glossary)@2005-01-01" the glossary entry);
     no date: the newest release. The history goes
     backwards and forwards across renumbering, splits and merges."""
+    from archive.errors import LookupFailed
     from archive.explanations import one_line
     from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, derived_releases, is_derived
@@ -63,10 +64,15 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
 
     number, when = split_rule_at(rule)
     db = _store(db_file)
-    result = trace_rule(db, number, when)
+    gap = day_in_gap(db, when)
+    try:
+        result = trace_rule(db, number, when)
+    except LookupFailed as error:  # as `show` says: a release the archive lacks may have it
+        if gap is None or when is None or not number.strip():
+            raise
+        raise LookupFailed(f"{error}; {day_gap_notice(gap, when)}") from error
     if is_derived(db, result["release"]):  # found in the copy; the entries are official
         result["derived"], result["note"] = True, DERIVED_NOTE
-    gap = day_in_gap(db, when)
     if gap is not None:  # the clause is the one of the newest archived release before it
         result["gap"] = gap
     if as_json:

@@ -204,9 +204,11 @@ def test_an_answer_for_a_day_inside_a_gap_says_so(gap_site):
     as_json = json.loads(runner.invoke(main, ["cite", f"502.2@{IN_GAP}", "--json", *db]).stdout)
     assert as_json["gap"]["id"] == "gap-2000"
     # Kicker (502.21) came with Invasion, in 2000: the archive has it first in 2001-07-23
-    missing = runner.invoke(main, ["show", f"502.21@{IN_GAP}", *db])
-    assert missing.exit_code == 1
-    assert missing.output.count("\n") == 1 and note.removeprefix("note: ") in missing.output
+    for command in ("show", "trace"):  # `trace` said only that the release lacked it
+        missing = runner.invoke(main, [command, f"502.21@{IN_GAP}", *db])
+        assert missing.exit_code == 1
+        assert missing.output.count("\n") == 1, missing.output
+        assert note.removeprefix("note: ") in missing.output, (command, missing.output)
 
 
 def _segments(page: str) -> list[tuple[str, str, str]]:

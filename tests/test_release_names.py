@@ -149,3 +149,19 @@ def test_every_vensersjournal_code_is_in_the_vendored_file() -> None:
                 for day, code, name in files
             ), row
     assert cited == len({day for day, _code, _file in files})  # every date it labels
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("", "'' is empty"),  # read as the empty set code of 31 releases
+        (" ", "' ' is empty"),
+        ("２０２１-０７-１２", "is neither a date (write it as YYYY-MM-DD)"),  # no Python message
+    ],
+)
+def test_an_empty_or_non_ascii_date_is_one_plain_line(
+    named_store: str, given: str, said: str
+) -> None:
+    code, _, err = run("show", "504.2", "--as-of", given, store=named_store)
+    assert code == 1 and err.count("\n") == 1 and said in err, err
+    assert "isoformat" not in err and "names 31" not in err
