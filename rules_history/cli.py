@@ -21,6 +21,7 @@ from rules_history.lineage_cli import blame as blame_command
 from rules_history.lineage_cli import diff as diff_command
 from rules_history.lineage_cli import trace as trace_command
 from rules_history.options import (
+    OneLineUsage,
     also_named_note,
     captures_option,
     clause_on_day,
@@ -35,7 +36,7 @@ from rules_history.site_cli import serve as serve_command
 from rules_history.update_cli import update_command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineUsage, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rules-history")
 def main() -> None:
     """Archive, compare and cite every release of the Magic: The Gathering

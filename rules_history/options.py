@@ -44,6 +44,37 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class UsageLine(click.ClickException):
+    """A usage error (an unknown option, a value of the wrong type) as one line, like every
+    other error the user can cause, instead of click's usage block: exit status 2 still says
+    the command line itself was wrong."""
+
+    exit_code = 2
+
+    def __init__(self, error: click.UsageError) -> None:
+        where = f" (see `{error.ctx.command_path} --help`)" if error.ctx else ""
+        super().__init__(f"{error.format_message()}{where}")
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+class OneLineUsage(click.Group):
+    """The command group whose usage errors, its own and its commands', are one line."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as error:
+            raise UsageLine(error) from error
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            raise UsageLine(error) from error
+
+
 db_option = click.option(
     "--db",
     "db_file",

@@ -627,3 +627,24 @@ def test_a_manifest_that_is_no_file_is_one_line(stored, kind):
     result = run("ingest", "--captures", str(folder), "--db", str(db), "--quiet", timeout=60)
     assert_one_line_error(result, "manifest.json")
     assert digest(db) == before
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["show", "-5"], "No such option '-5'"),
+        (["show", "504.2", "--format", "xml"], "No such option '--format'"),
+        (["serve", "--port", "abc"], "'abc' is not a valid integer"),
+        (["show", "504.2", "--db", "."], "is a directory"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+        (["show"], "Missing argument 'RULE'"),
+    ],
+)
+def test_a_command_line_that_cannot_be_read_is_one_line(arguments, said):
+    """click's usage block (four lines, 'Usage: ... Try ... for help') for a command line it
+    cannot read: one line, as every other error, naming the command's help; status 2."""
+    result = run(*arguments)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], lines
+    assert "--help`" in lines[0] and "Traceback" not in result.stderr
