@@ -83,9 +83,28 @@ def _acquire(handle: int, db_file: Path, path: Path, wait: float) -> None:
             return
         except BlockingIOError:
             if time.monotonic() >= deadline:
-                holder = path.read_text(errors="replace").strip() or "?"
                 raise StoreBusy(
-                    f"{db_file}: another rules-history process (pid {holder}) is writing this"
-                    " store; run this again when it has finished"
+                    f"{db_file}: {_holder(path)} is writing this store; run this again when it"
+                    " has finished"
                 ) from None
             time.sleep(POLL_SECONDS)
+
+
+def _holder(path: Path) -> str:
+    """Who holds the lock: the process whose id its file records while that process lives;
+    a dead one's id is left from an earlier writer (the file is rewritten only by the next
+    rules-history writer), so the holder is then some other process."""
+    recorded = path.read_text(errors="replace").strip()
+    if recorded.isdigit() and _alive(int(recorded)):
+        return f"another rules-history process (pid {recorded})"
+    return f"another process (holding {path.name})"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True

@@ -23,7 +23,7 @@ from pathlib import Path
 from sqlite_utils import Database, Migrations
 
 from archive.errors import RulesHistoryError
-from archive.locking import writer_lock
+from archive.locking import StoreBusy, writer_lock
 
 DEFAULT_DB = Path("_build") / "rules.db"
 DB_ENV = "RULES_HISTORY_DB"
@@ -44,13 +44,6 @@ class StoreDamaged(RulesHistoryError):
         super().__init__(f"{path}: not a usable SQLite store ({error}); remove it and ingest again")
 
 
-class StoreBusy(RulesHistoryError):
-    """A store another process holds locked: nothing is wrong with it."""
-
-    def __init__(self, path: object) -> None:
-        super().__init__(f"{path}: the store is busy (another process holds it locked); try again")
-
-
 class StoreReadOnly(RulesHistoryError):
     """A store this process may not write to, where opening it needs a write."""
 
@@ -63,7 +56,7 @@ def _store_error(path: Path, error: sqlite3.DatabaseError) -> RulesHistoryError:
     the last is worth removing the file for)."""
     code = getattr(error, "sqlite_errorcode", None)
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error):
-        return StoreBusy(path)
+        return StoreBusy(f"{path}: the store is busy (another process holds it locked); try again")
     if code == sqlite3.SQLITE_READONLY or "readonly" in str(error):
         return StoreReadOnly(
             path,

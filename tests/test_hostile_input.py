@@ -417,6 +417,30 @@ def test_a_second_writer_gets_one_line_and_the_store_is_intact(stored, tmp_path)
     assert Database(db)["releases"].count == 2
 
 
+def test_a_lock_held_by_another_program_names_no_dead_process(stored):
+    """The message named the pid an earlier writer, long dead, had left in the lock file,
+    while some other program held the lock: the holder is then named as the lock file."""
+    folder, db = stored
+    lock = db.with_name(db.name + ".lock")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    lock.write_text(f"{dead.pid}\n")
+    code = (
+        "import fcntl, os, time, sys\n"
+        f"handle = os.open({str(lock)!r}, os.O_RDWR)\n"
+        "fcntl.flock(handle, fcntl.LOCK_EX); print('held', flush=True); time.sleep(120)\n"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        second = run("ingest", "--db", str(db), "--quiet", "--captures", str(folder))
+        assert_one_line_error(second, "another process (holding rules.db.lock)")
+        assert str(dead.pid) not in second.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_stores_opened_at_once_do_not_race_on_the_schema(tmp_path):
     """Readers open the store read-only: on a store not built yet, three at once each say so
     in one line, and none creates a file or a schema to race on."""
