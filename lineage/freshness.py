@@ -7,6 +7,8 @@ brings it up to date.
 
 from __future__ import annotations
 
+from functools import cache
+
 from sqlite_utils import Database
 
 from archive.capture_diffs import differences_stale
@@ -17,26 +19,15 @@ from lineage.answers import first_stale
 from lineage.store import stale_release
 
 UPDATE = "run `rules-history ingest` to update it"
-# Tables every reader relies on; a store without one was made by an older version.
-REQUIRED_TABLES = (
-    "releases",
-    "parts",
-    "lineages",
-    "lineage_members",
-    "lineage_events",
-    "lineage_alignments",
-    "wordings",
-    "blame",
-    "release_counts",
-    "release_changes",
-    "derived_state",
-    "word_diffs",
-    "change_kinds",
-    "number_runs",
-    "headings",
-    "example_records",
-    "example_state",
-)
+
+
+@cache
+def schema_tables() -> tuple[str, ...]:
+    """Every table of a store made by this version (its migrations run on an empty one):
+    readers rely on each; a store without one was made by an older version, or damaged."""
+    fresh = Database(memory=True)
+    migrations.apply(fresh)
+    return tuple(fresh.table_names())
 
 
 class StaleStore(RulesHistoryError):
@@ -46,12 +37,17 @@ class StaleStore(RulesHistoryError):
 def store_problem(db: Database) -> str | None:
     """What makes the store out of date for a reader, in one line (None: it is current)."""
     names = set(db.table_names())
-    missing = [table for table in REQUIRED_TABLES if table not in names]
-    if missing:
-        return f"the store is from an older version (no table {missing[0]}): {UPDATE}"
-    waiting = migrations.pending(db)  # a column or an index added since
-    if waiting:
-        return f"the store is from an older version (before {waiting[0].name}): {UPDATE}"
+    if not names:
+        return "the store is empty: run `rules-history ingest` to build it"
+    missing = [table for table in schema_tables() if table not in names]
+    if migrations.pending(db):  # a table, a column or an index added since
+        lacks = f"no table {missing[0]}" if missing else "its tables lack a later column"
+        return f"the store is from an older version ({lacks}): {UPDATE}"
+    if missing:  # its version has the table: something removed it
+        return (
+            f"the store is damaged (no table {missing[0]}, which its version has): remove it"
+            " and run `rules-history ingest` to build it again"
+        )
     if not db.execute("SELECT count(*) FROM releases").fetchone()[0]:
         return "the store holds no release yet: run `rules-history ingest`"
     if normalised_stale(db):

@@ -15,11 +15,11 @@ from typing import Any
 import click
 
 from archive.errors import LookupFailed
-from archive.store import open_reader
 from rules_history.options import (
     also_named_note,
     check_base_url,
     clause_on_day,
+    current_store,
     db_option,
     json_option,
     print_json,
@@ -83,7 +83,7 @@ def cite(
     from renderer.queries import set_names
 
     check_base_url(base_url)
-    db = open_reader(db_file)
+    db = current_store(db_file)
     asked = rule_on_day(rule, as_of)
     clause = clause_on_day(db, asked)
     number, release = clause["number"], clause["release"]

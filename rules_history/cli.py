@@ -25,6 +25,7 @@ from rules_history.options import (
     also_named_note,
     captures_option,
     clause_on_day,
+    current_store,
     db_option,
     json_option,
     print_json,
@@ -153,7 +154,7 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, is_derived
 
-    db = open_reader(db_file)
+    db = current_store(db_file)
     asked = rule_on_day(rule, as_of)
     clause = clause_on_day(db, asked)
     if is_derived(db, clause["release"]):
@@ -202,7 +203,7 @@ def export(release: str, capture_file: str | None, output_format: str, db_file: 
     from archive.query import capture_for_export, export_parts, rebuild_text, resolve_when
     from lineage.derived import DERIVED_NOTE, is_derived
 
-    db = open_reader(db_file)
+    db = current_store(db_file)
     when = resolve_when(db, release)
     capture = capture_for_export(db, when, capture_file)
     derived = is_derived(db, when)

@@ -32,6 +32,13 @@ def reports_errors(command: F) -> F:
             return command(*args, **kwargs)
         except RulesHistoryError as error:
             message = str(error)
+        except sqlite3.OperationalError as error:
+            message = f"{db_path(kwargs.get('db_file'))}: the store cannot be read ({error})"
+            if str(error).startswith(("no such table", "no such column")):
+                message += (
+                    ": it is from an older version or damaged; run `rules-history ingest`,"
+                    " and if that does not bring it up to date, remove it and ingest again"
+                )
         except sqlite3.DatabaseError as error:
             message = f"{db_path(kwargs.get('db_file'))}: the store cannot be read ({error})"
         except OSError as error:
@@ -91,6 +98,17 @@ captures_option = click.option(
     show_default="the committed archive",
     help="Folder with manifest.json and the captured files (ingested first by build).",
 )
+
+
+def current_store(db_file: str | None) -> Database:
+    """The store opened for reading, refused in one line when the pipeline left it behind
+    (`lineage.freshness`): every read command answers from a store that is up to date."""
+    from archive.store import open_reader
+    from lineage.freshness import require_current
+
+    db = open_reader(db_file)
+    require_current(db)
+    return db
 
 
 def print_json(data: Any) -> None:

@@ -238,3 +238,29 @@ def test_a_locked_store_is_busy_not_damaged(tmp_path: Path, complete: Path) -> N
         holder.close()
     one_line(busy, "busy")
     assert "remove it" not in busy.stderr
+
+
+@pytest.mark.parametrize("dropped", ["release_gaps", "witnesses", "release_names"])
+def test_every_read_command_says_a_store_lacking_a_table_is_damaged(
+    tmp_path: Path, complete: Path, dropped: str
+) -> None:
+    """`show` read a store without `release_gaps` as 'cannot be read (no such table ...)',
+    with no remedy; without `witnesses` it printed no witness line; `export` without
+    `release_names` said 'M10' named no release. Every read command checks the store first:
+    a table its version has, missing, is one line saying how to build the store again (an
+    ingest alone would not: its schema says the table is there)."""
+    path = copy_of(complete, tmp_path)
+    db = Database(path)
+    db.execute(f"DROP TABLE {dropped}")
+    db.conn.commit()
+    db.close()
+    for command in (["show", "100.1"], ["cite", "100.1"], ["export", RELEASES[0]]):
+        one_line(run(*command, db=path), f"damaged (no table {dropped}", "remove it")
+    one_line(run("ingest", "--quiet", db=path), f"no such table: {dropped}", "remove it")
+
+
+def test_an_empty_file_is_an_empty_store(tmp_path: Path) -> None:
+    path = tmp_path / "rules.db"
+    path.write_bytes(b"")
+    for command in (["show", "100.1"], ["releases"], ["trace", "100.1"]):
+        one_line(run(*command, db=path), "the store is empty", "rules-history ingest")
