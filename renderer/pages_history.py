@@ -128,6 +128,14 @@ def _numbers(data: str) -> tuple[Any, ...]:
     return tuple(json.loads(data))
 
 
+def _official_numbers(spans: list[dict[str, Any]]) -> list[str]:
+    """The numbers a clause had, in order, as the official releases printed them: the title
+    names no number only a derived copy printed (2003-05-26's 410.4, where its garbled text
+    put 409.4's words), as the events, of the official chain, name none."""
+    official = [span["number"] for span in spans if not span["derived"]]
+    return [number for number, _ in groupby(official)] or [spans[0]["number"]]
+
+
 def _history(
     lineage: dict[str, Any],
     rows: list[Member],
@@ -155,6 +163,8 @@ def _history(
                 "last": None if last == newest else last,
                 "replaced_by": following.get(last),
                 "anchor": clause_anchor(number),
+                # a number only a derived copy printed (the re-extracted 2003-05-26 text)
+                "derived": all(item[0] in site.derived for item in items),
             }
         )
     ending = [e for e in found_events if e["release"] == following.get(lineage["last_release"])]
@@ -184,7 +194,7 @@ def _history(
         )
     return {
         "numbered": numbered,
-        "numbers": [span["number"] for span in spans],
+        "numbers": _official_numbers(spans),
         "number_spans": spans,
         "first_release": lineage["first_release"],
         "first_number": lineage["first_number"],

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from conftest import make_captures_dir, run_stages
 from sqlite_utils import Database
@@ -272,3 +273,28 @@ def test_trace_text_names_every_wording_the_copy_began_as_json_lists_them(scourg
         assert len(noted) == len(began) == 1, (number, noted)
         assert f"prints a wording of {number} of its own ({began[0]['kind']})" in noted[0]
         assert noted[0].endswith(f"`show {number}@2003-05-26` shows it")
+
+
+def test_a_history_title_names_only_numbers_an_official_release_printed(scourge, scourge_site):
+    """/history/2002-10-07/409.4/ was titled '409.4 → 410.4 → 409.4 → ...': 410.4 only in the
+    copy, whose garbled text put 409.4's words there. Every number a history's title names
+    is one an official release printed for that clause; a number only the copy printed stays
+    in the table of numbers, marked as such."""
+    official: dict[int, set[str]] = {}
+    for lineage_id, number in scourge.execute(
+        "SELECT lineage_id, number FROM lineage_members WHERE release != '2003-05-26'"
+    ):
+        official.setdefault(lineage_id, set()).add(number)
+    marked = 0
+    for page in (scourge_site / "history").glob("*/*/index.html"):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        lineage_id = int(soup.select_one("article.history")["data-lineage"])
+        title = soup.h1.get_text().removeprefix("History of ").removeprefix("rule ")
+        if lineage_id in official:
+            named = set(title.split(" → "))
+            assert named <= official[lineage_id], (page, title)
+        for row in soup.select("tr.number-span"):
+            only_copy = row["data-number"] not in official.get(lineage_id, set())
+            assert only_copy == bool(row.select_one(".derived-number")), (page, row)
+            marked += only_copy
+    assert marked  # the copy renumbered some clauses (409.4 as 410.4 among them)
