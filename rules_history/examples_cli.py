@@ -11,7 +11,7 @@ import click
 
 from archive.errors import LookupFailed
 from archive.store import open_reader
-from rules_history.options import db_option, json_option, print_json, reports_errors
+from rules_history.options import day_in_gap, db_option, json_option, print_json, reports_errors
 
 
 @click.command()
@@ -31,6 +31,8 @@ def examples(
     that decide it, the answer its source expects, and whether the outcome changed since the
     previous release (with the rule change behind it).
     """
+    from archive.gaps import day_gap_notice
+    from archive.query import release_in_force
     from facedown.scenarios import BY_ID, SCENARIOS
     from facedown.store import require_examples, stored_examples
     from lineage.freshness import require_current
@@ -54,6 +56,12 @@ def examples(
     if as_json:
         print_json(records)
         return
+    gap = day_in_gap(db, as_of)
+    if gap is not None and as_of is not None:
+        click.echo(f"note: {day_gap_notice(gap, as_of)}")
+    if not records and as_of is not None:  # said, not an empty answer that looks like success
+        release = release_in_force(db, as_of)
+        click.echo(f"no scenario is decided by the release in force on {as_of} ({release})")
     for record in records:
         click.echo(_line(record))
 

@@ -132,13 +132,18 @@ def diff(
     When a release the archive lacks lies between the two (a gap of the catalogue), the
     output says so: a `note:` line, and `gaps` in JSON."""
     from archive.explanations import annotate_diff, one_line
-    from archive.gaps import gap_notice, gaps_between
+    from archive.gaps import day_gap_notice, gap_notice, gaps_between
     from lineage.compare import diff_releases
     from lineage.evidence import uncertain_mark
 
     db = _store(db_file)
     result = annotate_diff(db, diff_releases(db, old, new, rule_prefix))
     result["gaps"] = gaps_between(db, result["old"], result["new"])
+    # a day asked inside a gap: a release the archive lacks may have been in force on it
+    in_gaps = {day: gap for day in (old, new) if (gap := day_in_gap(db, day)) is not None}
+    for gap in in_gaps.values():
+        if gap["id"] not in {spanned["id"] for spanned in result["gaps"]}:
+            result["gaps"].append(gap)
     if as_json:
         print_json(result)
         return
@@ -150,7 +155,8 @@ def diff(
         sides = [f"{named[side] or 'nothing'} in {result[side]}" for side in ("old", "new")]
         click.echo(f"rule: {result['rule_prefix']} names {' and '.join(sides)}")
     for gap in result["gaps"]:
-        click.echo(f"note: {gap_notice(gap)}")
+        days = [day for day, held in in_gaps.items() if held["id"] == gap["id"]]
+        click.echo(f"note: {day_gap_notice(gap, days[0]) if days else gap_notice(gap)}")
     if "note" in result:
         unconfirmed = ", ".join(f"{k} {n}" for k, n in result.get("unconfirmed", {}).items())
         checked = f" (checked against {result['confirmed_by']})" if "confirmed_by" in result else ""

@@ -211,6 +211,28 @@ def test_an_answer_for_a_day_inside_a_gap_says_so(gap_site):
         assert note.removeprefix("note: ") in missing.output, (command, missing.output)
 
 
+def test_a_diff_or_examples_asked_for_days_inside_a_gap_say_so(gap_site):
+    """`diff 2000-06-01 2001-01-01` compared 1999-11-01 with itself ('unchanged 612') and
+    said nothing of the gap both days fall in; `examples --as-of` a day inside a gap said
+    nothing either, and printed nothing at all when no scenario applied."""
+    db = ["--db", str(gap_site[0])]
+    runner = CliRunner()
+    note = f"note: {IN_GAP} falls in a gap in the archive: Releases of 2000 and early 2001"
+    text = runner.invoke(main, ["diff", IN_GAP, "2001-01-01", *db])
+    assert text.exit_code == 0
+    assert (
+        [line for line in text.output.splitlines() if line.startswith("note:")]
+        == [line for line in text.output.splitlines() if line.startswith(note)]
+        != []
+    )
+    as_json = json.loads(runner.invoke(main, ["diff", IN_GAP, "2001-01-01", "--json", *db]).output)
+    assert [gap["id"] for gap in as_json["gaps"]] == ["gap-2000"]
+    examples = runner.invoke(main, ["examples", "--as-of", IN_GAP, *db])
+    assert examples.exit_code == 0
+    assert examples.output.splitlines()[0].startswith(note)
+    assert "no scenario is decided by the release in force on" in examples.output
+
+
 def _segments(page: str) -> list[tuple[str, str, str]]:
     """Each answer by day of a number page: its first day, the day after its last, its HTML."""
     return SEGMENT.findall(page)
