@@ -360,7 +360,7 @@ def _store_capture(
             capture.encoding,
             capture.line_endings,
             size,
-            capture.stated_date or _iso(parsed.stated_date_text),
+            capture.stated_date or stated_iso(parsed.stated_date_text),
             parsed.stated_date_text,
             hashlib.sha256(text.encode("utf-8")).hexdigest(),
             int(parsed.wrapped),
@@ -417,7 +417,7 @@ def _store_capture(
                rules, glossary_entries) VALUES (?, ?, ?, ?, ?, ?, ?)""",
             [
                 capture.date,
-                capture.stated_date or _iso(parsed.stated_date_text),
+                capture.stated_date or stated_iso(parsed.stated_date_text),
                 release_name(capture.date),
                 capture_id,
                 sum(kind in CLAUSE_KINDS for kind in kinds),
@@ -427,7 +427,7 @@ def _store_capture(
         )
 
 
-def _iso(stated: str | None) -> str | None:
+def stated_iso(stated: str | None) -> str | None:
     """'October 7, 2002' -> '2002-10-07'; None when absent or unreadable."""
     if not stated:
         return None

@@ -166,6 +166,17 @@ class CaptureStore:
     def for_source(self, source: str) -> list[CaptureRecord]:
         return [r for r in self.records if r.source == source]
 
+    def release_of(self, sha256: str) -> str | None:
+        """The release whose CR capture has these bytes, if one has."""
+        return next(
+            (
+                r.release
+                for r in self.records
+                if r.kind == "cr" and r.release and r.sha256 == sha256
+            ),
+            None,
+        )
+
     def object_path(self, sha256: str) -> Path:
         return self.root / "objects" / sha256[:2] / sha256
 
@@ -220,16 +231,18 @@ class CaptureStore:
         """Manifest entries for the CR captures, as `archive.manifest` reads them.
 
         The first capture of a release is its preferred one; later distinct captures of the
-        same release are kept as alternatives, never silently preferred.
+        same release are kept as alternatives, never silently preferred. An object is listed
+        once, under the release that recorded it first: `ingest` refuses a manifest listing
+        one file twice, and the same bytes cannot be two releases.
         """
         entries: list[dict[str, Any]] = []
         seen: dict[str, set[str]] = {}
+        listed: set[str] = set()
         for record in self._records:
-            if record.kind != "cr" or not record.release:
+            if record.kind != "cr" or not record.release or record.sha256 in listed:
                 continue
+            listed.add(record.sha256)
             digests = seen.setdefault(record.release, set())
-            if record.sha256 in digests:
-                continue
             digests.add(record.sha256)
             entries.append(_manifest_entry(record, preferred=len(digests) == 1))
         return entries

@@ -18,8 +18,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from archive.errors import RulesHistoryError
+from archive.errors import CaptureError, RulesHistoryError
 from archive.gaps import GAP_KIND
+from archive.paths import read_inside
+from crawler.limits import MAX_CATALOGUE_BYTES
 
 CATALOGUE_FILE = Path(__file__).resolve().parent / "catalogue.jsonl"
 CR_KIND, WITNESS_KIND = "cr", "witness"
@@ -65,7 +67,7 @@ def load_catalogue(path: Path = CATALOGUE_FILE) -> list[Source]:
     """Every source in the catalogue, in file order; a bad line raises naming its number."""
     sources: list[Source] = []
     seen: set[str] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_catalogue(path).splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if f'"kind": "{GAP_KIND}"' in line:  # a release the archive lacks: nothing to fetch
@@ -79,6 +81,21 @@ def load_catalogue(path: Path = CATALOGUE_FILE) -> list[Source]:
         seen.add(source.id)
         sources.append(source)
     return sources
+
+
+def read_catalogue(path: Path) -> str:
+    """The catalogue's text: a regular file (never a FIFO or a device), under the size cap."""
+    real = path.resolve()  # a catalogue may be a symlink; what it points to is read
+    if not real.exists():
+        raise CatalogueError(f"{path}: no such file")
+    try:
+        data = read_inside(real.parent, real.name, MAX_CATALOGUE_BYTES, "catalogue")
+    except CaptureError as exc:
+        raise CatalogueError(f"{path}: {exc.problem}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CatalogueError(f"{path}: not UTF-8 text (byte {exc.start:,})") from exc
 
 
 def select(

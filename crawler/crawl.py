@@ -7,18 +7,31 @@ request, so a crawl killed midway and started again fetches only what is still m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from crawler.capture_store import CaptureStore
+from archive.ingest import stated_iso
+from crawler.capture_store import CaptureStore, sha256_of
 from crawler.catalogue import CR_KIND, RULES_PAGE_KIND, Source
-from crawler.cr_text import check_cr_text
-from crawler.wayback import BadCapture, CdxRecord, NotArchived, WaybackError, WaybackSession
+from crawler.cr_text import parse_cr_text
+from crawler.wayback import (
+    BadCapture,
+    BodyCheck,
+    CdxRecord,
+    NotArchived,
+    WaybackError,
+    WaybackSession,
+)
 
 # A release's file can be online (and captured) a little before the date it is named after.
 EARLY_DAYS = 60
+# How far the date a text states may lie from the date its release is filed under: up to
+# 11 days in the archive (2021-07-12 states July 23, 2021-02-24 states February 15), while
+# no two releases are closer than 22 days, and a text stating another release's own date
+# is refused whatever the distance.
+STATED_DATE_TOLERANCE = timedelta(days=14)
 
 
 @dataclass
@@ -43,9 +56,15 @@ def crawl(
     session: WaybackSession | None,
     progress: Callable[[Iterable[Source]], Iterable[Source]] = lambda items: items,
     dry_run: bool = False,
+    catalogue: Iterable[Source] | None = None,
 ) -> CrawlReport:
-    """Capture every source the store lacks; `session=None` is offline (nothing is fetched)."""
+    """Capture every source the store lacks; `session=None` is offline (nothing is fetched).
+
+    `catalogue` (default: `sources`) names every release, so that a text stating another
+    release's date is known as that release's, even when only one release is crawled.
+    """
     report = CrawlReport()
+    dates = release_dates(sources if catalogue is None else catalogue)
     for source in progress(sources):
         if source.kind == RULES_PAGE_KIND:
             report.skipped.append((source.id, "the rules page: read by `update`"))
@@ -59,7 +78,7 @@ def crawl(
             report.skipped.append((source.id, "offline: not captured yet"))
         else:
             try:
-                record = capture_source(source, store, session)
+                record = capture_source(source, store, session, dates)
             except WaybackError as error:
                 report.failed.append((source.id, error.reason, str(error)))
             else:
@@ -82,21 +101,82 @@ def planned_requests(source: Source) -> list[str]:
     return [f"CDX {url}{span}" for url in source.urls]
 
 
-def capture_source(source: Source, store: CaptureStore, session: WaybackSession) -> str:
+def release_dates(sources: Iterable[Source]) -> dict[str, str]:
+    """Each date a CR release is filed under or states, mapped to that release."""
+    dates: dict[str, str] = {}
+    for source in sources:
+        if source.kind == CR_KIND and source.release:
+            dates.setdefault(source.release, source.release)
+            if source.stated_date:
+                dates.setdefault(source.stated_date, source.release)
+    return dates
+
+
+def wrong_release(source: Source, stated: str | None, dates: Mapping[str, str]) -> str | None:
+    """Why a text stating `stated` is not the release `source` asks for; None when it is.
+
+    A text that states no date (the oldest releases) cannot be checked, so it passes.
+    """
+    asked = source.release
+    if stated is None or asked is None or stated in (asked, source.stated_date):
+        return None
+    other = dates.get(stated)
+    if other is not None and other != asked:
+        return f"the text states {stated}, the date of release {other}, not of {asked} asked for"
+    if abs(date.fromisoformat(stated) - date.fromisoformat(asked)) > STATED_DATE_TOLERANCE:
+        return (
+            f"the text states {stated}, more than {STATED_DATE_TOLERANCE.days} days"
+            f" from release {asked} asked for"
+        )
+    return None
+
+
+def release_check(source: Source, dates: Mapping[str, str]) -> BodyCheck:
+    """A `BodyCheck`: a whole CR text (it reaches its glossary) of the release asked for."""
+
+    def check(data: bytes, url: str) -> None:
+        parsed = parse_cr_text(data, url)
+        problem = wrong_release(source, stated_iso(parsed.stated_date_text), dates)
+        if problem is not None:
+            raise BadCapture(url, problem)
+
+    return check
+
+
+def check_not_another_release(store: CaptureStore, source: Source, data: bytes, url: str) -> None:
+    """Bytes the store holds as another release are refused: one object, one release."""
+    held = store.release_of(sha256_of(data))
+    if held is not None and held != source.release:
+        raise BadCapture(url, f"the same bytes as release {held}, already captured")
+
+
+def capture_source(
+    source: Source,
+    store: CaptureStore,
+    session: WaybackSession,
+    dates: Mapping[str, str] | None = None,
+) -> str:
     """Fetch the oldest good capture of the source's first archived URL; returns its file.
 
     A capture that turns out bad (a placeholder page, a wrong type, a CR text that stops
-    before its glossary, a redirect to another host, over the size cap) is passed over for
-    the next one and never stored, so a later crawl tries the source again; when none is
-    good the last error is raised.
+    before its glossary or states another release's date, bytes already stored as another
+    release, a redirect to another host, over the size cap) is passed over for the next one
+    and never stored, so a later crawl tries the source again; when none is good the last
+    error is raised. `dates` is `release_dates` of the catalogue (default: this source).
     """
     last_error: WaybackError = NotArchived(source.urls[0], "no capture with status 200")
-    check = check_cr_text if source.kind == CR_KIND else None
+    is_cr = source.kind == CR_KIND
+    check = release_check(source, release_dates([source]) if dates is None else dates)
     for url, record in _candidates(source, session):
         try:
             capture = session.fetch(
-                url, record.timestamp, expect_type=source.content_type, check=check
+                url,
+                record.timestamp,
+                expect_type=source.content_type,
+                check=check if is_cr else None,
             )
+            if is_cr:
+                check_not_another_release(store, source, capture.data, url)
         except (BadCapture, NotArchived) as error:
             last_error = error
             continue

@@ -22,7 +22,7 @@ from typing import Any
 
 from archive.decode import guess_encoding
 from archive.errors import RulesHistoryError
-from archive.ingest import _iso as stated_iso
+from archive.ingest import stated_iso
 from archive.manifest import MANIFEST_NAME
 from archive.parse import ParsedRelease
 from crawler.capture_store import INDEX_NAME, sha256_of, write_atomic

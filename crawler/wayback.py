@@ -16,8 +16,12 @@ is returned: a caller never sees, so never stores, a bad body, and a rerun tries
 
 from __future__ import annotations
 
+import codecs
+import http.client
 import json
+import math
 import re
+import socket
 import threading
 import time
 import zlib
@@ -46,6 +50,8 @@ USER_AGENT = "rules-history-crawler/0.1 (+https://github.com/rules-history; CR a
 CDX_FIELDS = ("urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length")
 # More CDX pages than any URL of the catalogue has (a few hundred captures at 500 a page).
 MAX_CDX_PAGES = 1000
+# Errors looked through when naming a failure: requests wraps urllib3 wraps the socket's.
+MAX_CAUSES = 20
 
 
 class WaybackError(RulesHistoryError):
@@ -138,6 +144,11 @@ class Policy:
     max_redirects: int = 5  # the Wayback Machine redirects once, to the nearest capture
 
     def __post_init__(self) -> None:
+        for name in ("timeout", "deadline", "cdx_per_minute", "fetch_per_minute", "backoff"):
+            if not math.isfinite(getattr(self, name)):
+                raise ValueError(
+                    f"Policy.{name} must be a finite number, not {getattr(self, name)}"
+                )
         for name in ("timeout", "deadline"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"Policy.{name} must be more than 0, not {getattr(self, name)}")
@@ -336,12 +347,15 @@ class WaybackSession:
                 reply = self._get_whole(url)
             except (*_TRANSIENT, _Incomplete) as exc:
                 if last_try:
-                    raise Unavailable(url, f"no answer after {attempt + 1} tries: {exc}") from exc
+                    failure = describe_failure(exc, policy.timeout)
+                    raise Unavailable(
+                        url, f"no answer after {attempt + 1} tries: {failure}"
+                    ) from exc
                 self._back_off(attempt)
                 attempt += 1
                 continue
             except requests.RequestException as exc:  # a bad URL, an unknown scheme ...
-                raise Unavailable(url, f"request failed: {exc}") from exc
+                raise Unavailable(url, f"request failed: {_request_problem(exc)}") from exc
             if reply.status == 429:
                 retry_after = _retry_after(reply, policy.backoff)
                 if last_try or retry_after > policy.max_retry_after:
@@ -449,6 +463,59 @@ def _read_reply(response: requests.Response, url: str, policy: Policy, deadline:
     return Reply(url=url, status=response.status_code, headers=response.headers, data=data)
 
 
+def _causes(error: BaseException) -> list[BaseException]:
+    """`error` and what it wraps: requests wraps urllib3, which wraps the socket's error."""
+    found: list[BaseException] = []
+    pending = [error]
+    while pending and len(found) < MAX_CAUSES:
+        current = pending.pop(0)
+        if any(current is seen for seen in found):
+            continue
+        found.append(current)
+        linked = [current.__cause__, current.__context__, getattr(current, "reason", None)]
+        linked += list(current.args)
+        pending += [item for item in linked if isinstance(item, BaseException)]
+    return found
+
+
+def describe_failure(error: BaseException, timeout: float) -> str:
+    """One failed try in plain words: what happened, never a class or connection pool name."""
+    if isinstance(error, (_Incomplete, CutBody)):
+        return str(error)
+    causes = _causes(error)
+
+    def caused_by(*kinds: type[BaseException]) -> bool:
+        return any(isinstance(cause, kinds) for cause in causes)
+
+    # urllib3 files a refused connection and an unknown host under its connect timeout
+    if caused_by(urllib3.exceptions.NameResolutionError, socket.gaierror):
+        return "the host name cannot be resolved"
+    if caused_by(ConnectionRefusedError):
+        return "the connection was refused"
+    if caused_by(urllib3.exceptions.NewConnectionError):
+        return "no connection could be made"
+    if caused_by(requests.ConnectTimeout, urllib3.exceptions.ConnectTimeoutError):
+        return f"no connection within the timeout of {timeout:g} s"
+    if caused_by(requests.ReadTimeout, urllib3.exceptions.ReadTimeoutError, TimeoutError):
+        return f"the server sent nothing for {timeout:g} s (the read timeout)"
+    if caused_by(http.client.IncompleteRead, requests.exceptions.ChunkedEncodingError):
+        return "the connection was closed before the body was whole"
+    if caused_by(http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+        return "the server closed the connection without answering"
+    if caused_by(urllib3.exceptions.SSLError, requests.exceptions.SSLError):
+        return "the TLS handshake failed"
+    return "the connection failed"
+
+
+def _request_problem(error: requests.RequestException) -> str:
+    """A request that could not be sent: a URL requests cannot use, in plain words."""
+    if isinstance(error, (requests.exceptions.MissingSchema, requests.exceptions.InvalidSchema)):
+        return "not an http(s) address"
+    if isinstance(error, (requests.exceptions.InvalidURL, requests.exceptions.InvalidHeader)):
+        return "not a valid address"
+    return "the request could not be sent"
+
+
 def _late(deadline: Deadline) -> str:
     return f"no complete answer within the deadline of {deadline.seconds:g} s"
 
@@ -489,8 +556,54 @@ def check_kind(
         raise BadCapture(url, f"served as {reply.media_type or 'no type'}, not {expect_type}")
     if expect_type == "text/plain" and _HTML_START.match(reply.data[:1024].lstrip(b"\xef\xbb\xbf")):
         raise BadCapture(url, "an HTML page served as text/plain")
+    check_charset(reply, url)
     if check is not None:
         check(reply.data, url)
+
+
+_CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.IGNORECASE)
+# The charsets whose label is checked against the bytes: each can say "these bytes are not
+# mine". An 8-bit label (iso-8859-1, windows-1252, us-ascii ...) is not: servers put their
+# default on every .txt whatever it holds, and the project reads such texts by guessing the
+# code page from the bytes (`archive.decode.guess_encoding`), never from the label.
+UNICODE_CHARSETS = frozenset(
+    {"utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"}
+)
+
+
+def declared_charset(content_type: str | None) -> str | None:
+    """The charset a Content-Type declares, as Python names its codec; None when it declares
+    none, or one Python does not know.
+
+    >>> declared_charset('text/plain; charset="UTF8"')
+    'utf-8'
+    >>> declared_charset("text/plain") is None
+    True
+    """
+    found = _CHARSET.search(content_type or "")
+    if found is None:
+        return None
+    try:
+        return codecs.lookup(found[1]).name
+    except LookupError:
+        return None
+
+
+def check_charset(reply: Reply, url: str) -> None:
+    """A body declared UTF-8 (or UTF-16, UTF-32) must be that: one that is not is damaged or
+    mislabelled, and stored it would be read later as some 8-bit code page (mojibake)."""
+    charset = declared_charset(reply.content_type)
+    if charset not in UNICODE_CHARSETS:
+        return
+    try:
+        reply.data.decode(charset)
+    except UnicodeDecodeError as exc:
+        raise BadCapture(
+            url,
+            f"declared charset={charset}, but byte {exc.start:,}"
+            f" (0x{reply.data[exc.start : exc.start + 1].hex().upper()})"
+            f" is not {charset}: a damaged or mislabelled body",
+        ) from exc
 
 
 # Phrases of the Wayback Machine's own pages, which must never be stored as a capture.
@@ -531,8 +644,19 @@ def _parse_cdx(data: bytes, url: str) -> tuple[list[CdxRecord], str | None]:
         return [], None
     try:
         rows = json.loads(data)
-    except (ValueError, RecursionError) as exc:  # JSON and Unicode decoding errors
-        raise MalformedCdx(url, f"CDX answer is not JSON ({type(exc).__name__})") from exc
+    except UnicodeDecodeError as exc:
+        raise MalformedCdx(
+            url, f"CDX answer is not JSON: byte {exc.start} is not UTF-8 text"
+        ) from exc
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise MalformedCdx(url, f"CDX answer is not JSON ({exc.msg} at {where})") from exc
+    except RecursionError as exc:
+        raise MalformedCdx(
+            url, "CDX answer is not JSON a reader can take (nested too deep)"
+        ) from exc
+    except ValueError as exc:
+        raise MalformedCdx(url, "CDX answer is not JSON") from exc
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
         raise MalformedCdx(url, "CDX answer is not a list of rows")
     for number, row in enumerate(rows, 1):

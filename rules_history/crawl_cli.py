@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,32 +15,75 @@ from rules_history.options import print_json, reports_errors
 
 DEFAULT_CAPTURES = Path("_build") / "captures"
 F = TypeVar("F", bound=Callable[..., Any])
+# The longest wait an option may ask for: a day is more than any crawl needs, and waits from
+# about 1e10 s on overflow the system's timers (a traceback from a watchdog thread).
+MAX_SECONDS = 86_400.0
+# The slowest rate besides 0 (no limit): one request in 100 minutes; far smaller rates make
+# a wait between requests that overflows the system's sleep.
+MIN_RATE = 0.01
+
+
+class FiniteFloat(click.FloatRange):
+    """A float in a range that refuses `nan` and `inf` by the option's name.
+
+    click's FloatRange lets both through (`nan` compares false with every bound), and the
+    HTTP policy then fails deep in a timer or a sleep with a traceback.
+    """
+
+    name = "finite float range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+class Rate(FiniteFloat):
+    """Requests a minute: 0 (no limit) or at least `MIN_RATE`."""
+
+    name = "rate"
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if 0 < number < MIN_RATE:
+            self.fail(f"{number:g} is neither 0 (no limit) nor at least {MIN_RATE:g}.", param, ctx)
+        return number
+
+
+def seconds(minimum_open: bool) -> FiniteFloat:
+    """Seconds from 0 (excluded when `minimum_open`) to `MAX_SECONDS`."""
+    return FiniteFloat(min=0, min_open=minimum_open, max=MAX_SECONDS)
+
 
 HTTP_POLICY_OPTIONS = [
     click.option(
         "--rate",
-        type=click.FloatRange(min=0),
+        type=Rate(),
         default=20.0,
         show_default=True,
         help="CDX requests a minute (0: no limit, for a local mirror).",
     ),
     click.option(
         "--fetch-rate",
-        type=click.FloatRange(min=0),
+        type=Rate(),
         default=30.0,
         show_default=True,
         help="Capture requests a minute (0: no limit).",
     ),
     click.option(
         "--timeout",
-        type=click.FloatRange(min=0, min_open=True),
+        type=seconds(minimum_open=True),
         default=30.0,
         show_default=True,
         help="Seconds one read may wait.",
     ),
     click.option(
         "--deadline",
-        type=click.FloatRange(min=0, min_open=True),
+        type=seconds(minimum_open=True),
         default=300.0,
         show_default=True,
         help="Seconds one request may take in all (a slow drip is cut there and retried).",
@@ -60,7 +104,7 @@ HTTP_POLICY_OPTIONS = [
     ),
     click.option(
         "--backoff",
-        type=click.FloatRange(min=0),
+        type=seconds(minimum_open=False),
         default=2.0,
         show_default=True,
         help="First retry delay in seconds (doubles).",
@@ -151,6 +195,9 @@ def crawl_command(
 
     Sources already captured are skipped, so an interrupted crawl resumes where it stopped.
     Then `rules-history ingest --captures DIR` reads what was captured.
+
+    Exit status 0 when every source asked for was captured or skipped, 1 when any failed
+    (not archived, unavailable, a bad capture ...), each failure named on stderr.
     """
     from tqdm import tqdm
 
@@ -159,7 +206,8 @@ def crawl_command(
     from crawler.crawl import crawl
     from crawler.wayback import WaybackSession
 
-    sources = select(load_catalogue(catalogue_file or CATALOGUE_FILE), source_ids, releases)
+    catalogue = load_catalogue(catalogue_file or CATALOGUE_FILE)
+    sources = select(catalogue, source_ids, releases)
     store = CaptureStore(captures_dir)
     policy = policy_from(rate, fetch_rate, timeout, deadline, max_bytes, retries, backoff)
     session = None if offline or dry_run else WaybackSession(wayback, policy)
@@ -168,7 +216,9 @@ def crawl_command(
         return tqdm(items, desc="crawl", unit="source", disable=quiet or None, file=sys.stderr)
 
     try:
-        report = crawl(sources, store, session, progress=progress, dry_run=dry_run)
+        report = crawl(
+            sources, store, session, progress=progress, dry_run=dry_run, catalogue=catalogue
+        )
     finally:
         if session is not None:
             session.close()
@@ -176,7 +226,7 @@ def crawl_command(
         print_json(report.as_dict())
     else:
         _print_summary(report)
-    if any(reason != "not archived" for _s, reason, _d in report.failed):
+    if report.failed:
         sys.exit(1)
 
 
@@ -207,7 +257,11 @@ def _print_summary(report: Any) -> None:
 )
 @reports_errors
 def warc_command(output: Path, captures_dir: Path) -> None:
-    """Export a captures folder as a WARC file (gzipped when OUTPUT ends in .gz)."""
+    """Export a captures folder as a WARC file (gzipped when OUTPUT ends in .gz).
+
+    OUTPUT is replaced only when the whole export succeeds; a failed one leaves it as it
+    was. A folder with no capture to export is an error, not an empty file.
+    """
     from crawler.capture_store import CaptureStore
     from crawler.warc import export_warc
 

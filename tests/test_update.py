@@ -215,3 +215,23 @@ def test_a_manifest_that_cannot_be_extended_byte_for_byte_is_left_alone(site, ca
     assert "not rewritten" in output or "give update an archive folder" in output
     assert path.read_bytes() == before
     assert not (captures / "cr" / "2002-03-14.txt").exists()
+
+
+def test_a_text_that_is_not_the_utf8_it_declares_is_never_added(site, captures):
+    before = (captures / "manifest.json").read_bytes()
+    data = release_text("March 14, 2002")
+    damaged = data[:5000] + b"\xff\xfe\xc3\x28" + data[5000:]
+    site.publish("MagicCompRules 20020314.txt", damaged, "text/plain; charset=utf-8")
+    code, output = update(site, captures)
+    assert code == 1
+    assert "declared charset=utf-8, but byte 5,000 (0xFF) is not utf-8" in output
+    assert "MagicCompRules%2020020314.txt" in output
+    assert (captures / "manifest.json").read_bytes() == before
+    assert not (captures / "cr" / "2002-03-14.txt").exists()
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_an_update_option_that_is_not_finite_is_refused(site, captures, value):
+    code, output = update(site, captures, "--deadline", value)
+    assert code == 2 and "Invalid value for '--deadline'" in output
+    assert site.log == []
