@@ -48,7 +48,7 @@ from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
 # made of each article is part of the key: a parser that reads an entry anew matches again.)
-EXPLANATIONS_VERSION = 6
+EXPLANATIONS_VERSION = 7
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -72,7 +72,7 @@ QUOTED = "quoted"
 # An explanation that opens by telling what the rule said before ("This rule stated that
 # double-faced cards could never be face down.") speaks of the rule that had the number.
 _SAID_BEFORE = re.compile(
-    r"^\s*(?:this rule (?:stated|said|used to|previously|once)|previously,? this rule)",
+    r"^\s*(?:this rule (?:stated|said|used to|previously)|previously,? this rule)",
     re.IGNORECASE,
 )
 # A heading like "123 (and its subrules)" names a section whose rules changed wholesale.

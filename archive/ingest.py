@@ -4,7 +4,8 @@ The store is a function of the captures folder. A stored capture is identified b
 manifest entry (`entry_key`: every field of the entry, its bytes' sha256 among them, and the
 parser version), not by its bytes alone: an entry whose date, encoding or preference changed
 is stored again, an entry no longer listed is removed with its release. So any sequence of
-ingests of a folder leaves what one fresh ingest of it leaves.
+ingests of a folder leaves what one fresh ingest of it leaves, as long as every entry the
+folder lists reads.
 
 Two guards keep a careless folder from costing what is stored. A folder that no longer lists
 a release the store holds (an empty manifest, or a folder of a few crawled releases) is
@@ -14,9 +15,9 @@ of the release parsed), and the failure is reported.
 
 Ingest is idempotent and resumable: a capture already stored is skipped, so a second run
 changes nothing and a new release costs one parse; its file is still looked at (a regular
-file inside the folder, of the size stored), so that a rerun reports a capture damaged or
-removed since as a fresh ingest would. A capture that fails to decode or parse is reported
-and skipped.
+file inside the folder, of the size stored), so that a rerun reports a capture removed,
+moved out or resized since, as a fresh ingest would. A capture that fails to decode or
+parse is reported and skipped.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlite_utils import Database
 
@@ -94,29 +95,33 @@ def ingest_captures(
     report = IngestReport()
     captures = load_manifest(captures_dir)  # a bad manifest is refused before any change
     wanted = {entry_key(capture) for capture in captures}
-    held = db.execute(
-        "SELECT id, entry_key, release_date, parser_version, file, bytes FROM captures"
-    ).fetchall()
-    current = {row[1]: row for row in held if row[3] == PARSER_VERSION and row[1] in wanted}
-    stale = [row for row in held if row[1] not in current]
+    held = [
+        _Held(*row)
+        for row in db.execute(
+            "SELECT id, entry_key, release_date, parser_version, bytes, sha256 FROM captures"
+        )
+    ]
+    current = {row.key: row for row in held if row.parser == PARSER_VERSION and row.key in wanted}
+    stale = [row for row in held if row.key not in current]
     if not prune:
-        _refuse_unlisted_releases(captures_dir, {c.date for c in captures}, stale)
+        _refuse_dropped_releases(captures_dir, captures, stale)
     report.renormalised = renormalise(db)  # texts stored by an older normalise, made again
     todo = sorted((c for c in captures if entry_key(c) not in current), key=lambda c: c.date)
     for capture in captures:
         stored = current.get(entry_key(capture))
         if stored is not None:
-            report.skipped.append(capture.file)
-            problem = _still_on_disk(captures_dir, capture, stored[5])
+            problem = _still_on_disk(captures_dir, capture, stored.size)
             if problem:
                 report.failed.append((capture.file, problem))
+            else:
+                report.skipped.append(capture.file)
     renewed = {c.date for c in todo}
     replaced: dict[str, list[int]] = defaultdict(list)  # release -> its stale captures
     for row in stale:
-        if row[2] in renewed:
-            replaced[row[2]].append(row[0])
+        if row.release in renewed:
+            replaced[row.release].append(row.id)
     with db.atomic():  # what no new entry replaces goes now; the rest with its replacement
-        removed = _remove_captures(db, [row[0] for row in stale if row[2] not in renewed])
+        removed = _remove_captures(db, [row.id for row in stale if row.release not in renewed])
     latest = db.execute("SELECT max(release_date) FROM captures").fetchone()[0]
     earliest_new = None
     known = _KnownHashes.load(db)
@@ -182,14 +187,36 @@ def _by_release(parsed: Iterable[_Parsed]) -> Iterator[tuple[str, list[_Parsed]]
         yield group[0][0].date, group
 
 
-def _refuse_unlisted_releases(
-    captures_dir: Path, listed: set[str], stale: list[tuple[Any, ...]]
+class _Held(NamedTuple):
+    """A stored capture, as an ingest weighs it against the manifest."""
+
+    id: int
+    key: str  # its manifest entry (`entry_key`)
+    release: str | None
+    parser: int | None  # the parser version that read it
+    size: int | None  # its file's bytes
+    sha256: str
+
+
+def _refuse_dropped_releases(
+    captures_dir: Path, captures: list[CaptureInfo], stale: list[_Held]
 ) -> None:
-    """Refuse a folder that no longer lists releases the store holds: removing them is asked
-    for by name (`prune`), never the side effect of a folder given by mistake."""
-    dropped = sorted({row[2] for row in stale if row[2] and row[2] not in listed})
+    """Refuse a folder that no longer lists releases the store holds, nor their bytes under
+    another date (a corrected date is no dropped release): removing them is asked for by
+    name (`prune`), never the side effect of a folder given by mistake."""
+    listed = {capture.date for capture in captures}
+    listed_bytes = {capture.sha256 for capture in captures}
+    dropped = sorted(
+        {
+            row.release
+            for row in stale
+            if row.release and row.release not in listed and row.sha256 not in listed_bytes
+        }
+    )
     if dropped:
-        which = dropped[0] if len(dropped) == 1 else f"{dropped[0]} … {dropped[-1]}"
+        which = ", ".join(dropped[:3]) + (
+            f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
+        )
         raise CaptureError(
             str(captures_dir / MANIFEST_NAME),
             f"does not list {len(dropped)} of the releases the store holds ({which}); "

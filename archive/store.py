@@ -139,16 +139,23 @@ def _connect_read_only(target: Path) -> sqlite3.Connection:
     (every ingest ends with its transactions checkpointed into the file) is then opened as
     immutable, which needs none."""
     uri = target.resolve().as_uri()
+    connection = sqlite3.connect(f"{uri}?mode=ro", uri=True)
     try:
-        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True)
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return connection
     except sqlite3.OperationalError as error:
-        journal = target.with_name(target.name + "-wal")
-        writable = os.access(target.parent, os.W_OK)
-        if writable or (journal.exists() and journal.stat().st_size):
+        connection.close()
+        if os.access(target.parent, os.W_OK):
             raise
+        journal = target.with_name(target.name + "-wal")
+        if journal.exists() and journal.stat().st_size:
+            raise StoreReadOnly(
+                target,
+                "its write-ahead log holds changes not yet in the file, and its folder is"
+                " read-only: copy the store and its -wal file somewhere writable",
+            ) from error
         error_seen = error
+    # For a read-only mount, not a store someone is writing (its -wal would not be empty).
     connection = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
     try:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()

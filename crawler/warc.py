@@ -25,7 +25,11 @@ from typing import BinaryIO
 from warcio.warcwriter import WARCWriter
 
 from archive.errors import RulesHistoryError
-from crawler.capture_store import INDEX_NAME, TEMP_PREFIX, CaptureRecord, CaptureStore
+from crawler.capture_store import INDEX_NAME, CaptureRecord, CaptureStore
+
+# Its own prefix: a crawl of a captures folder removes the `.tmp-` files a killed crawl left,
+# and would take an export written into that folder meanwhile for one.
+WARC_TEMP_PREFIX = ".warc-tmp-"
 
 
 class WarcError(RulesHistoryError):
@@ -75,22 +79,25 @@ def _write_record(writer: WARCWriter, record: CaptureRecord, data: bytes) -> Non
 
 @contextmanager
 def _output(target: Path) -> Iterator[BinaryIO]:
-    """`target` opened for writing: a temporary file beside it, renamed onto it when the
-    block ends without an error and removed when it fails; a FIFO or a device directly."""
+    """`target` opened for writing: a temporary file beside the file it names (a symlink
+    followed: the link stays, its file gets the WARC), renamed onto that file when the block
+    ends without an error and removed when it fails; a FIFO, a device or one of the
+    process's own descriptors (/dev/stdout, which a shell may point at a file) directly."""
     if _is_stream(target):
         with open(target, "wb") as stream:
             yield stream
         return
     if target.is_dir():
         raise WarcError(f"{target}: is a folder; name the WARC file to write")
-    handle, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
+    real = target.resolve()
+    handle, temp = tempfile.mkstemp(prefix=WARC_TEMP_PREFIX, dir=real.parent)
     try:
         with os.fdopen(handle, "wb") as out:
             yield out
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, 0o644)  # mkstemp makes files private; an export is for everyone
-        os.replace(temp, target)
+        os.replace(temp, real)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
@@ -99,6 +106,8 @@ def _output(target: Path) -> Iterator[BinaryIO]:
 def _is_stream(target: Path) -> bool:
     try:
         mode = target.stat().st_mode
-    except OSError:
+        real = target.resolve()
+    except (OSError, RuntimeError):
         return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+    descriptor = real.parts[:2] == ("/", "proc")  # /dev/stdout -> /proc/self/fd/1
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or descriptor

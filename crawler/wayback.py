@@ -551,12 +551,17 @@ _HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body)", re.IGNORECA
 def check_kind(
     reply: Reply, url: str, expect_type: str | None, check: BodyCheck | None = None
 ) -> None:
-    """The body is of the expected media type, not HTML posing as text, and passes `check`."""
+    """The body is of the expected media type, not HTML posing as text, and passes `check`.
+
+    A text (a CR release) must also be what its declared Unicode charset says
+    (`check_charset`); a page (a witness) is not held to it: its words are quoted, not
+    stored as a release, and one stray byte of an old page would lose every capture of it."""
     if expect_type and reply.media_type != expect_type:
         raise BadCapture(url, f"served as {reply.media_type or 'no type'}, not {expect_type}")
     if expect_type == "text/plain" and _HTML_START.match(reply.data[:1024].lstrip(b"\xef\xbb\xbf")):
         raise BadCapture(url, "an HTML page served as text/plain")
-    check_charset(reply, url)
+    if expect_type == "text/plain":
+        check_charset(reply, url)
     if check is not None:
         check(reply.data, url)
 

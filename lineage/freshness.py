@@ -27,7 +27,7 @@ def schema_tables() -> tuple[str, ...]:
     readers rely on each; a store without one was made by an older version, or damaged."""
     fresh = Database(memory=True)
     migrations.apply(fresh)
-    return tuple(fresh.table_names())
+    return tuple(name for name in fresh.table_names() if not name.startswith("_"))
 
 
 class StaleStore(RulesHistoryError):

@@ -65,7 +65,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def in_site(self, local: Path) -> bool:
         """True when `local`, its symlinks followed, is the site folder or lies inside it."""
-        return local.resolve().is_relative_to(Path(self.directory).resolve())
+        try:
+            real = local.resolve()
+        except (OSError, RuntimeError):  # a symlink loop: Python 3.11 raises RuntimeError
+            return False
+        return real.is_relative_to(Path(self.directory).resolve())
 
     def redirect(self, code: int, location: str) -> None:
         self.send_response(code)

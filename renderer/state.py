@@ -32,12 +32,38 @@ def site_state(out: Path, root: Path | None = None) -> Path:
     return root / f"{resolved.name}-{key}"
 
 
+# What a build writes at the top of the publish folder (tests hold it to a built site): a
+# first build refuses a folder where something of the user's already has one of these names.
+SITE_TOP = frozenset(
+    {
+        "404.html",
+        "_redirects",
+        "about",
+        "accuracy",
+        "compare",
+        "diff",
+        "examples",
+        "history",
+        "index.html",
+        "keyword",
+        "numbers",
+        "pagefind",
+        "releases",
+        "renumbering",
+        "rule",
+        "search",
+        "static",
+    }
+)
+
+
 def check_folders(out: Path, state: Path) -> None:
     """Refuse a state folder that is, or lies inside, the publish folder (its manifest and
-    caches would be published and served) or holds it; and a first build into a folder that
-    already holds files (a build writes index.html and its page folders over whatever has
-    their names): only a folder a build recorded (its manifest in `state`, or an older
-    build's inside `out`) may hold anything before."""
+    caches would be published and served) or holds it; and a first build into a folder
+    where something already has a name the build writes (`SITE_TOP`: a build writes its
+    index.html and page folders over whatever has their names). A folder a build recorded
+    (its manifest in `state`, or an older build's inside `out`) is the build's own, and
+    other names (a gh-pages checkout's .git and CNAME) are left alone."""
     site, kept = out.resolve(), state.resolve()
     if kept == site or kept.is_relative_to(site) or site.is_relative_to(kept):
         raise SiteBuildError(
@@ -48,12 +74,12 @@ def check_folders(out: Path, state: Path) -> None:
         return
     if any((out / legacy).exists() for legacy in LEGACY_MOVED):
         return
-    found = sorted(entry.name for entry in out.iterdir())
+    found = sorted(entry.name for entry in out.iterdir() if entry.name in SITE_TOP)
     if found:
         shown = ", ".join(found[:3]) + (f" and {len(found) - 3:,} more" if len(found) > 3 else "")
         raise SiteBuildError(
-            f"{out} holds files no build recorded ({shown}): a build would write over those"
-            " with a page's name; build into an empty folder, or empty this one"
+            f"{out} holds files no build recorded, with names a build writes ({shown}): build"
+            " into another folder, or move them away"
         )
 
 

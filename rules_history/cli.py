@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from archive.manifest import CAPTURES_DIR
-from archive.store import open_reader, open_store
+from archive.store import open_store
 from rules_history.cite_cli import cite as cite_command
 from rules_history.crawl_cli import crawl_command, warc_command
 from rules_history.examples_cli import examples as examples_command
@@ -110,10 +110,8 @@ def releases_command(db_file: str | None, as_json: bool) -> None:
     from archive.query import releases
     from lineage.counts import release_counts
     from lineage.derived import DERIVED_NOTE, derived_releases
-    from lineage.freshness import require_current
 
-    db = open_reader(db_file)
-    require_current(db)
+    db = current_store(db_file)
     counts = release_counts(db)
     rows = releases(db)
     derived = derived_releases(db)

@@ -13,6 +13,10 @@ import click
 from crawler.limits import MAX_BYTES
 from rules_history.options import print_json, reports_errors
 
+# The exit status of a crawl whose only failures are sources never archived, told apart
+# from one that failed (1): some of the catalogue's sources never were archived.
+NOT_ARCHIVED_STATUS = 3
+
 DEFAULT_CAPTURES = Path("_build") / "captures"
 F = TypeVar("F", bound=Callable[..., Any])
 # The longest wait an option may ask for: a day is more than any crawl needs, and waits from
@@ -196,15 +200,17 @@ def crawl_command(
     Sources already captured are skipped, so an interrupted crawl resumes where it stopped.
     Then `rules-history ingest --captures DIR` reads what was captured.
 
-    Exit status 0 when every source asked for was captured or skipped, 1 when any failed
-    (not archived, unavailable, a bad capture ...), each failure named on stderr.
+    Exit status 0 when every source asked for was captured or skipped; 3 when the only
+    failures are sources the Wayback Machine has not archived (some of the catalogue's never
+    were: rerunning will not help); 1 when any other failed (unavailable, a bad capture ...).
+    Each failure is named on stderr.
     """
     from tqdm import tqdm
 
     from crawler.capture_store import CaptureStore
     from crawler.catalogue import CATALOGUE_FILE, load_catalogue, select
     from crawler.crawl import crawl
-    from crawler.wayback import WaybackSession
+    from crawler.wayback import NotArchived, WaybackSession
 
     catalogue = load_catalogue(catalogue_file or CATALOGUE_FILE)
     sources = select(catalogue, source_ids, releases)
@@ -227,7 +233,8 @@ def crawl_command(
     else:
         _print_summary(report)
     if report.failed:
-        sys.exit(1)
+        only_missing = all(reason == NotArchived.reason for _source, reason, _ in report.failed)
+        sys.exit(NOT_ARCHIVED_STATUS if only_missing else 1)
 
 
 def _print_summary(report: Any) -> None:

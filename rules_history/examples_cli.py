@@ -10,8 +10,14 @@ from typing import Any
 import click
 
 from archive.errors import LookupFailed
-from archive.store import open_reader
-from rules_history.options import day_in_gap, db_option, json_option, print_json, reports_errors
+from rules_history.options import (
+    current_store,
+    day_in_gap,
+    db_option,
+    json_option,
+    print_json,
+    reports_errors,
+)
 
 
 @click.command()
@@ -35,7 +41,6 @@ def examples(
     from archive.query import release_in_force
     from facedown.scenarios import BY_ID, SCENARIOS
     from facedown.store import require_examples, stored_examples
-    from lineage.freshness import require_current
 
     if scenario_id is not None and scenario_id not in BY_ID:
         raise LookupFailed(f"no scenario {scenario_id!r}; try one of: {', '.join(BY_ID)}")
@@ -47,8 +52,7 @@ def examples(
             for scenario in chosen:
                 click.echo(f"{scenario.id:28} {scenario.title}  [{scenario.rules}]")
         return
-    db = open_reader(db_file)
-    require_current(db)
+    db = current_store(db_file)
     require_examples(db)
     records = stored_examples(db, as_of)
     if scenario_id is not None:
@@ -61,7 +65,8 @@ def examples(
         click.echo(f"note: {day_gap_notice(gap, as_of)}")
     if not records and as_of is not None:  # said, not an empty answer that looks like success
         release = release_in_force(db, as_of)
-        click.echo(f"no scenario is decided by the release in force on {as_of} ({release})")
+        which = f"scenario {scenario_id} is not" if scenario_id else "no scenario is"
+        click.echo(f"{which} decided by the release in force on {as_of} ({release})")
     for record in records:
         click.echo(_line(record))
 

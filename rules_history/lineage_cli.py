@@ -11,6 +11,7 @@ from sqlite_utils import Database
 
 from rules_history.options import (
     also_named_note,
+    current_store,
     day_in_gap,
     db_option,
     json_option,
@@ -22,12 +23,7 @@ from vocabulary.kinds import FORMATTING
 
 
 def _store(db_file: str | None) -> Database:
-    from archive.store import open_reader
-    from lineage.freshness import require_current
-
-    db = open_reader(db_file, mapped=True)  # short reads scattered over the store
-    require_current(db)
-    return db
+    return current_store(db_file, mapped=True)  # short reads scattered over the store
 
 
 def _label(db: Database, release: str) -> str:
@@ -156,7 +152,8 @@ def diff(
         click.echo(f"rule: {result['rule_prefix']} names {' and '.join(sides)}")
     for gap in result["gaps"]:
         days = [day for day, held in in_gaps.items() if held["id"] == gap["id"]]
-        click.echo(f"note: {day_gap_notice(gap, days[0]) if days else gap_notice(gap)}")
+        for notice in [day_gap_notice(gap, day) for day in days] or [gap_notice(gap)]:
+            click.echo(f"note: {notice}")
     if "note" in result:
         unconfirmed = ", ".join(f"{k} {n}" for k, n in result.get("unconfirmed", {}).items())
         checked = f" (checked against {result['confirmed_by']})" if "confirmed_by" in result else ""

@@ -72,12 +72,16 @@ class OneLineUsage(click.Group):
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
             return super().make_context(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError:  # no command: the help, as asked for
+            raise
         except click.UsageError as error:
             raise UsageLine(error) from error
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
         except click.UsageError as error:
             raise UsageLine(error) from error
 
@@ -100,13 +104,14 @@ captures_option = click.option(
 )
 
 
-def current_store(db_file: str | None) -> Database:
+def current_store(db_file: str | None, mapped: bool = False) -> Database:
     """The store opened for reading, refused in one line when the pipeline left it behind
-    (`lineage.freshness`): every read command answers from a store that is up to date."""
+    (`lineage.freshness`): every read command answers from a store that is up to date.
+    `mapped`: see `archive.store.open_reader`."""
     from archive.store import open_reader
     from lineage.freshness import require_current
 
-    db = open_reader(db_file)
+    db = open_reader(db_file, mapped=mapped)
     require_current(db)
     return db
 

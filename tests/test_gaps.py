@@ -220,17 +220,17 @@ def test_a_diff_or_examples_asked_for_days_inside_a_gap_say_so(gap_site):
     note = f"note: {IN_GAP} falls in a gap in the archive: Releases of 2000 and early 2001"
     text = runner.invoke(main, ["diff", IN_GAP, "2001-01-01", *db])
     assert text.exit_code == 0
-    assert (
-        [line for line in text.output.splitlines() if line.startswith("note:")]
-        == [line for line in text.output.splitlines() if line.startswith(note)]
-        != []
-    )
+    notes = [line for line in text.output.splitlines() if line.startswith("note:")]
+    assert len(notes) == 2 and notes[0].startswith(note)  # each day asked, named
+    assert notes[1].startswith("note: 2001-01-01 falls in a gap in the archive: Releases of 2000")
     as_json = json.loads(runner.invoke(main, ["diff", IN_GAP, "2001-01-01", "--json", *db]).output)
     assert [gap["id"] for gap in as_json["gaps"]] == ["gap-2000"]
     examples = runner.invoke(main, ["examples", "--as-of", IN_GAP, *db])
     assert examples.exit_code == 0
     assert examples.output.splitlines()[0].startswith(note)
     assert "no scenario is decided by the release in force on" in examples.output
+    one = runner.invoke(main, ["examples", "--as-of", IN_GAP, "--scenario", "morph-pt", *db])
+    assert "scenario morph-pt is not decided by the release in force on" in one.output
 
 
 def _segments(page: str) -> list[tuple[str, str, str]]:

@@ -536,9 +536,27 @@ def test_a_first_build_into_a_folder_of_other_files_is_refused(prepared, tmp_pat
         "--no-search",
         "--quiet",
     )
-    assert_one_line_error(result, str(out), "index.html, notes.txt", "empty folder")
+    assert_one_line_error(result, str(out), "names a build writes (index.html)")
     assert (out / "index.html").read_text() == "mine"
     assert sorted(p.name for p in out.iterdir()) == ["index.html", "notes.txt"]
+    (out / "index.html").unlink()  # a gh-pages checkout's own files are no obstacle
+    (out / ".git").mkdir()
+    (out / "CNAME").write_text("rules.example.org")
+    result = run(
+        "build",
+        "--out",
+        str(out),
+        "--state",
+        str(tmp_path / "state"),
+        "--db",
+        str(db),
+        "--captures",
+        str(folder),
+        "--no-search",
+        "--quiet",
+    )
+    assert result.returncode == 0, result.stderr
+    assert (out / "notes.txt").read_text() == "mine too" and (out / "CNAME").exists()
 
 
 @pytest.mark.parametrize("inside", ["same", "inside"])
@@ -672,3 +690,10 @@ def test_a_command_line_that_cannot_be_read_is_one_line(arguments, said):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], lines
     assert "--help`" in lines[0] and "Traceback" not in result.stderr
+
+
+def test_no_command_at_all_shows_the_help_not_an_error():
+    """click asks for the help with a usage error of its own: it is no error to show."""
+    result = run()
+    shown = result.stdout + result.stderr
+    assert shown.startswith("Usage: ") and "COMMAND [ARGS]" in shown and "error:" not in shown

@@ -68,6 +68,18 @@ def test_a_symlink_out_of_the_site_is_a_404(site: Path, served: str) -> None:
     assert (status, body) == (200, b"body {}")
 
 
+def test_a_symlink_loop_is_a_404_without_a_traceback(
+    site: Path, served: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Resolving a loop raises RuntimeError on Python 3.11, which dropped the connection."""
+    (site / "a").symlink_to(site / "b")
+    (site / "b").symlink_to(site / "a")
+    for target in (b"/a/x", b"/a", b"/b/"):
+        status, _, body = ask(served, target)
+        assert (status, body) == (404, MISSING), target
+    assert "Traceback" not in capfd.readouterr().err
+
+
 @pytest.mark.parametrize(
     "target",
     [b"/%00", b"/static/%00.css", b"/rule/504.2/2008-03-17/%00", b"/static/\x00.css"],

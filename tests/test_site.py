@@ -264,3 +264,12 @@ def test_a_wording_page_shows_the_examples_each_of_its_releases_printed(
             shown = [[p.get_text() for p in page.select("blockquote.wording p.example")]]
         assert shown == expected or (shown == [[]] and expected == [[]]), path
     assert changed > 0
+
+
+def test_what_a_build_writes_at_the_top_is_what_a_first_build_guards(small_site: Path) -> None:
+    """A first build refuses a folder where something has a name it writes (`SITE_TOP`):
+    the list must hold every name a build writes there, or a user's file could be lost."""
+    from renderer.state import SITE_TOP
+
+    written = {entry.name for entry in small_site.iterdir()}
+    assert written <= SITE_TOP, written - SITE_TOP

@@ -264,3 +264,32 @@ def test_an_empty_file_is_an_empty_store(tmp_path: Path) -> None:
     path.write_bytes(b"")
     for command in (["show", "100.1"], ["releases"], ["trace", "100.1"]):
         one_line(run(*command, db=path), "the store is empty", "rules-history ingest")
+
+
+def test_a_read_only_store_with_changes_in_its_log_is_not_called_damaged(
+    complete: Path,
+) -> None:
+    """A store snapshotted while a writer had changes in its write-ahead log, in a folder it
+    may not write: SQLite cannot read it there, and the reader said 'remove it and ingest
+    again'. It says to copy the store and its log somewhere writable."""
+    with tempfile.TemporaryDirectory() as root:
+        os.chmod(root, 0o755)
+        folder = Path(root) / "mounted"
+        folder.mkdir()
+        path = copy_of(complete, folder)
+        writer = sqlite3.connect(path)
+        writer.execute("PRAGMA journal_mode = WAL")
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("CREATE TABLE scratch (x)")  # a change left in the log
+        writer.commit()
+        journal = path.with_name(path.name + "-wal")
+        kept = journal.read_bytes()
+        writer.close()  # closing checkpoints the log into the file and removes it
+        journal.write_bytes(kept)
+        folder.chmod(0o555)
+        try:
+            refused = as_another_user("show", f"100.1@{RELEASES[1]}", db=path)
+        finally:
+            folder.chmod(0o755)
+    one_line(refused, "write-ahead log", "copy the store and its -wal")
+    assert "remove it" not in refused.stderr

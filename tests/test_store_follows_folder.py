@@ -274,7 +274,7 @@ def test_a_folder_that_drops_stored_releases_is_refused_unless_pruning(tmp_path)
     update_store(db, folder)
     before = table_digest(db)
     write_folder(folder, {DATES[0]: ("apples", "utf-8", False)})
-    refused = f"does not list 2 of the releases the store holds \\({DATES[1]} … {DATES[2]}\\)"
+    refused = f"does not list 2 of the releases the store holds \\({DATES[1]}, {DATES[2]}\\)"
     with pytest.raises(CaptureError, match=refused):
         update_store(db, folder)
     (folder / "manifest.json").write_text("[]")
@@ -283,6 +283,23 @@ def test_a_folder_that_drops_stored_releases_is_refused_unless_pruning(tmp_path)
     assert table_digest(db) == before
     update_store(db, folder, prune=True)
     assert db["releases"].count == 0
+
+
+def test_a_corrected_date_is_no_dropped_release(tmp_path):
+    """An entry whose date is corrected lists its bytes under the new date: the store follows
+    it without --prune (the guard is for releases whose bytes the folder no longer lists)."""
+    folder = tmp_path / "captures"
+    write_folder(folder, {day: ("apples", "utf-8", False) for day in DATES})
+    db = open_store(tmp_path / "rules.db")
+    update_store(db, folder)
+    entries = json.loads((folder / "manifest.json").read_text())
+    entries[2]["date"] = "2010-08-01"
+    (folder / "manifest.json").write_text(json.dumps(entries))
+    report = update_store(db, folder)
+    assert report.releases.ingested == [entries[2]["file"]] and not report.releases.failed
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    assert dates == [DATES[0], DATES[1], "2010-08-01"]
+    assert store_contents(db) == fresh_contents(folder, tmp_path)
 
 
 def test_a_release_whose_new_entry_fails_keeps_what_is_stored(tmp_path):

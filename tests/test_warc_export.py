@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from warcio.archiveiterator import ArchiveIterator
 
 from archive.manifest import CAPTURES_DIR
-from crawler.capture_store import TEMP_PREFIX, CaptureStore
+from crawler.capture_store import CaptureStore
+from crawler.warc import WARC_TEMP_PREFIX
 from rules_history.cli import main
 
 SEEDS = CAPTURES_DIR / "web"
@@ -39,7 +40,7 @@ def damaged(tmp_path: Path) -> Path:
 
 
 def no_temporaries(folder: Path) -> bool:
-    return not [p for p in folder.iterdir() if p.name.startswith(TEMP_PREFIX)]
+    return not [p for p in folder.iterdir() if p.name.startswith(WARC_TEMP_PREFIX)]
 
 
 def test_a_failed_export_leaves_an_existing_output_as_it_was(tmp_path, damaged):
@@ -107,3 +108,22 @@ def test_an_index_listing_no_capture_is_nothing_to_export(tmp_path):
     code, message = warc(tmp_path / "out.warc", captures)
     assert code == 1 and "its index.json lists no capture" in message
     assert not (tmp_path / "out.warc").exists()
+
+
+def test_a_symlinked_output_stays_a_link_and_its_file_gets_the_warc(tmp_path):
+    """The temporary went beside the link and was renamed over it: the link became a file
+    (as root, `warc /dev/stdout > out.warc` replaced /dev/stdout). The file the link names
+    gets the WARC; the link stays."""
+    folder = tmp_path / "captures"
+    CaptureStore(folder).add(TEXT, source="cr-a", kind="cr", url="http://x.test/a.txt")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "real.warc").write_bytes(b"old")
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / "out.warc").symlink_to(elsewhere / "real.warc")
+    assert warc(links / "out.warc", folder)[0] == 0
+    assert (links / "out.warc").is_symlink()
+    with (elsewhere / "real.warc").open("rb") as stream:
+        assert [r.rec_headers.get_header("WARC-Type") for r in ArchiveIterator(stream)]
+    assert no_temporaries(links) and no_temporaries(elsewhere)
