@@ -16,6 +16,7 @@ from typing import Any
 from archive.errors import CaptureError
 from archive.limits import MAX_INDEX_BYTES, MAX_RELEASE_BYTES
 from archive.paths import read_inside
+from vocabulary.days import ISO_DAY
 
 CAPTURES_DIR = Path(__file__).resolve().parent / "captures"
 MANIFEST_NAME = "manifest.json"
@@ -94,7 +95,7 @@ _TEXT_FIELDS = (
     "notes",
 )
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DATE = ISO_DAY
 
 
 def validate_entry(entry: object, number: int, path: Path) -> CaptureInfo:

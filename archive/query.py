@@ -14,9 +14,10 @@ from archive.errors import LookupFailed
 from archive.lookup import find
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
+from vocabulary.days import ISO_DAY_PATTERN
 from vocabulary.numbers import RULE_NUMBER, is_under
 
-DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits: "２０２１" is no date
+DATE = re.compile(rf"^{ISO_DAY_PATTERN}$")
 
 
 def release_dates(db: Database) -> list[str]:

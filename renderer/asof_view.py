@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from renderer.environment import long_date
+from vocabulary.days import ISO_DAY
 
 # Placeholders in a segment's HTML; static/asof.js fills the same ones.
 SLOTS = ("date", "day", "release", "release_url", "url", "path", "accessed", "accessed_day")
@@ -29,7 +30,7 @@ SEGMENT = re.compile(
     re.S,
 )
 TITLE = re.compile(r"<title>(.*?) · ")
-DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+DAY = ISO_DAY
 
 
 def slot(name: str) -> str:

@@ -24,9 +24,10 @@ from renderer.markup import emphasis, emphasis_in_diff
 from renderer.print_escaped import PrintEscapedGenerator, print_escaped
 from renderer.site_files import site_folder
 from renderer.source_links import source_links
+from vocabulary.days import ISO_DAY_PATTERN
 
 RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
-ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+ISO_DAY = re.compile(rf"\b{ISO_DAY_PATTERN}\b")
 
 
 DATES_KEPT = 4096  # dates formatted once: a site names a few hundred days, thousands of times

@@ -28,9 +28,10 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from renderer.asof_view import Asked, show_as_of, valid_day
+from vocabulary.days import ISO_DAY_PATTERN
 
-RULE_DAY = re.compile(r"/rule/([^/]+)/(\d{4}-\d{2}-\d{2})/")
-RULE_DAY_BARE = re.compile(r"/rule/[^/]+/\d{4}-\d{2}-\d{2}")
+RULE_DAY = re.compile(rf"/rule/([^/]+)/({ISO_DAY_PATTERN})/")
+RULE_DAY_BARE = re.compile(rf"/rule/[^/]+/{ISO_DAY_PATTERN}")
 RULE_PAGE = re.compile(r"/rule/([^/]+)/")
 INDEX_PAGES = ("index.html", "index.htm")  # what http.server sends for a folder, in its order
 
