@@ -515,46 +515,28 @@ def test_a_base_url_with_a_query_or_what_ends_a_citation_is_refused(
     assert not (tmp_path / "s").exists()
 
 
+def quick_build(out: Path, state: Path, prepared: tuple[Path, Path]) -> Any:
+    """`build` of the prepared store into `out`, with no search index."""
+    folder, db = prepared
+    options = ["--state", str(state), "--db", str(db), "--captures", str(folder)]
+    return run("build", "--out", str(out), *options, "--no-search", "--quiet")
+
+
 def test_a_first_build_into_a_folder_of_other_files_is_refused(prepared, tmp_path):
     """A build wrote its index.html over the user's own, silently: a folder no build
-    recorded must be empty. The user's files are as they were."""
-    folder, db = prepared
+    recorded must hold nothing with a name a build writes. The user's files are as they were."""
     out = tmp_path / "user"
     out.mkdir()
     (out / "index.html").write_text("mine")
     (out / "notes.txt").write_text("mine too")
-    result = run(
-        "build",
-        "--out",
-        str(out),
-        "--state",
-        str(tmp_path / "state"),
-        "--db",
-        str(db),
-        "--captures",
-        str(folder),
-        "--no-search",
-        "--quiet",
-    )
+    result = quick_build(out, tmp_path / "state", prepared)
     assert_one_line_error(result, str(out), "names a build writes (index.html)")
     assert (out / "index.html").read_text() == "mine"
     assert sorted(p.name for p in out.iterdir()) == ["index.html", "notes.txt"]
     (out / "index.html").unlink()  # a gh-pages checkout's own files are no obstacle
     (out / ".git").mkdir()
     (out / "CNAME").write_text("rules.example.org")
-    result = run(
-        "build",
-        "--out",
-        str(out),
-        "--state",
-        str(tmp_path / "state"),
-        "--db",
-        str(db),
-        "--captures",
-        str(folder),
-        "--no-search",
-        "--quiet",
-    )
+    result = quick_build(out, tmp_path / "state", prepared)
     assert result.returncode == 0, result.stderr
     assert (out / "notes.txt").read_text() == "mine too" and (out / "CNAME").exists()
 
@@ -563,22 +545,9 @@ def test_a_first_build_into_a_folder_of_other_files_is_refused(prepared, tmp_pat
 def test_a_state_folder_that_would_be_published_is_refused(prepared, tmp_path, inside):
     """`--state` equal to `--out` or inside it put the manifest, the diff cache and the
     search documents in the published site, where `serve` handed them out."""
-    folder, db = prepared
     out = tmp_path / "site"
     state = {"same": out, "inside": out / "state"}[inside]
-    result = run(
-        "build",
-        "--out",
-        str(out),
-        "--state",
-        str(state),
-        "--db",
-        str(db),
-        "--captures",
-        str(folder),
-        "--no-search",
-        "--quiet",
-    )
+    result = quick_build(out, state, prepared)
     assert_one_line_error(result, "the state folder must lie outside the site folder")
     assert not out.exists() or not any(out.iterdir())
 
