@@ -107,21 +107,10 @@ def ingest_captures(
         _refuse_dropped_releases(captures_dir, captures, stale)
     report.renormalised = renormalise(db)  # texts stored by an older normalise, made again
     todo = sorted((c for c in captures if entry_key(c) not in current), key=lambda c: c.date)
-    for capture in captures:
-        stored = current.get(entry_key(capture))
-        if stored is not None:
-            problem = _still_on_disk(captures_dir, capture, stored.size)
-            if problem:
-                report.failed.append((capture.file, problem))
-            else:
-                report.skipped.append(capture.file)
-    renewed = {c.date for c in todo}
-    replaced: dict[str, list[int]] = defaultdict(list)  # release -> its stale captures
-    for row in stale:
-        if row.release in renewed:
-            replaced[row.release].append(row.id)
+    _look_at_stored_files(captures_dir, captures, current, report)
+    replaced = _stale_by_release(stale, {c.date for c in todo})
     with db.atomic():  # what no new entry replaces goes now; the rest with its replacement
-        removed = _remove_captures(db, [row.id for row in stale if row.release not in renewed])
+        removed = _remove_captures(db, [row.id for row in stale if row.release not in replaced])
     latest = db.execute("SELECT max(release_date) FROM captures").fetchone()[0]
     earliest_new = None
     known = _KnownHashes.load(db)
@@ -150,6 +139,32 @@ def ingest_captures(
 
 
 _Parsed = tuple[CaptureInfo, tuple[int, ParsedRelease] | CaptureError]
+
+
+def _look_at_stored_files(
+    captures_dir: Path, captures: list[CaptureInfo], current: dict[str, _Held], report: IngestReport
+) -> None:
+    """Each entry already stored is skipped when its file is still there as stored, and
+    reported otherwise (`_still_on_disk`): a rerun says what a fresh ingest would."""
+    for capture in captures:
+        stored = current.get(entry_key(capture))
+        if stored is None:
+            continue
+        problem = _still_on_disk(captures_dir, capture, stored.size)
+        if problem:
+            report.failed.append((capture.file, problem))
+        else:
+            report.skipped.append(capture.file)
+
+
+def _stale_by_release(stale: list[_Held], renewed: set[str]) -> dict[str, list[int]]:
+    """Release -> its stale captures, for the releases a new entry renews: they are removed
+    with their replacement, in one transaction."""
+    replaced: dict[str, list[int]] = defaultdict(list)
+    for row in stale:
+        if row.release in renewed:
+            replaced[row.release].append(row.id)
+    return replaced
 
 
 def _sorted_out(
