@@ -240,7 +240,7 @@ def test_a_locked_store_is_busy_not_damaged(tmp_path: Path, complete: Path) -> N
     assert "remove it" not in busy.stderr
 
 
-@pytest.mark.parametrize("dropped", ["release_gaps", "witnesses", "release_names"])
+@pytest.mark.parametrize("dropped", ["release_gaps", "witnesses"])
 def test_every_read_command_says_a_store_lacking_a_table_is_damaged(
     tmp_path: Path, complete: Path, dropped: str
 ) -> None:
