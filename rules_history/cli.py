@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
 from archive.manifest import CAPTURES_DIR
-from archive.store import open_store
 from rules_history.cite_cli import cite as cite_command
 from rules_history.crawl_cli import crawl_command, warc_command
 from rules_history.examples_cli import examples as examples_command
@@ -31,6 +29,7 @@ from rules_history.options import (
     print_json,
     reports_errors,
     rule_on_day,
+    update_store_file,
 )
 from rules_history.site_cli import build as build_command
 from rules_history.site_cli import serve as serve_command
@@ -60,16 +59,7 @@ def ingest(
     db_file: str | None, captures_dir: Path, quiet: bool, prune: bool, as_json: bool
 ) -> None:
     """Parse every capture into the store (captures already stored are skipped)."""
-    from tqdm import tqdm
-
-    from archive.manifest import load_manifest
-    from rules_history.pipeline import update_store
-
-    def progress(items: Any) -> Any:
-        return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
-
-    load_manifest(captures_dir)  # a folder refused leaves no new store behind
-    update = update_store(open_store(db_file), captures_dir, progress=progress, prune=prune)
+    _db, update = update_store_file(db_file, captures_dir, quiet, prune)
     report, witnessed, lineage = update.releases, update.witnesses, update.lineage
     if as_json:
         print_json(update.as_dict())

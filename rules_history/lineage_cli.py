@@ -17,6 +17,7 @@ from rules_history.options import (
     json_option,
     print_json,
     reports_errors,
+    with_gap_notice,
 )
 from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
 from vocabulary.kinds import FORMATTING
@@ -64,9 +65,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     try:
         result = trace_rule(db, number, when)
     except LookupFailed as error:  # as `show` says: a release the archive lacks may have it
-        if gap is None or when is None or not number.strip():
-            raise
-        raise LookupFailed(f"{error}; {day_gap_notice(gap, when)}") from error
+        raise LookupFailed(with_gap_notice(str(error), gap, number, when)) from error
     if is_derived(db, result["release"]):  # found in the copy; the entries are official
         result["derived"], result["note"] = True, DERIVED_NOTE
     if gap is not None:  # the clause is the one of the newest archived release before it

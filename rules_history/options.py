@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from sqlite_utils import Database
@@ -18,6 +18,9 @@ from sqlite_utils import Database
 from archive.errors import LookupFailed, RulesHistoryError
 from archive.manifest import CAPTURES_DIR
 from archive.store import DB_ENV, db_path
+
+if TYPE_CHECKING:  # the pipeline imports every stage: loaded by the commands that run it
+    from rules_history.pipeline import UpdateReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,15 +35,13 @@ def reports_errors(command: F) -> F:
             return command(*args, **kwargs)
         except RulesHistoryError as error:
             message = str(error)
-        except sqlite3.OperationalError as error:
+        except sqlite3.DatabaseError as error:
             message = f"{db_path(kwargs.get('db_file'))}: the store cannot be read ({error})"
             if str(error).startswith(("no such table", "no such column")):
                 message += (
                     ": it is from an older version or damaged; run `rules-history ingest`,"
                     " and if that does not bring it up to date, remove it and ingest again"
                 )
-        except sqlite3.DatabaseError as error:
-            message = f"{db_path(kwargs.get('db_file'))}: the store cannot be read ({error})"
         except OSError as error:
             if error.filename is None:
                 raise
@@ -102,6 +103,27 @@ captures_option = click.option(
     show_default="the committed archive",
     help="Folder with manifest.json and the captured files (ingested first by build).",
 )
+
+
+def update_store_file(
+    db_file: str | None, captures_dir: Path, quiet: bool, prune: bool = False
+) -> tuple[Database, UpdateReport]:
+    """The pipeline (`rules_history.pipeline.update_store`) on the store at `db_file`, from
+    `captures_dir`, as `ingest` and `build` run it: the manifest read before the store is
+    opened, so that a folder refused leaves no new store behind, and a progress bar on a
+    terminal only (`quiet`: none). The open store and the pipeline's report."""
+    from tqdm import tqdm
+
+    from archive.manifest import load_manifest
+    from archive.store import open_store
+    from rules_history.pipeline import update_store
+
+    def progress(items: Any) -> Any:
+        return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
+
+    load_manifest(captures_dir)
+    db = open_store(db_file)
+    return db, update_store(db, captures_dir, progress=progress, prune=prune)
 
 
 def current_store(db_file: str | None, mapped: bool = False) -> Database:
@@ -174,7 +196,6 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
     """The clause `show` prints for (RULE, day asked) (archive.query.show), with `gap` when
     the day lies in a gap in the archive (`day_in_gap`). When the store has no such clause,
     the error says the day lies in a gap too: a release the archive lacks may have had it."""
-    from archive.gaps import day_gap_notice
     from archive.query import show
 
     rule, day = asked
@@ -183,12 +204,20 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
         clause = show(db, rule, day)
     except LookupFailed as error:
         message = _where_number_went(db, rule, day) or str(error)
-        if gap is not None and day is not None and rule.strip():  # a missing release may name it
-            message += f"; {day_gap_notice(gap, day)}"
-        raise LookupFailed(message) from error
+        raise LookupFailed(with_gap_notice(message, gap, rule, day)) from error
     if gap is not None:
         clause["gap"] = gap
     return clause
+
+
+def with_gap_notice(message: str, gap: dict[str, Any] | None, rule: str, day: str | None) -> str:
+    """An error for RULE on a day asked inside `gap`, saying so: a release the archive lacks
+    may have had the number (not said of an empty name, which no release has)."""
+    from archive.gaps import day_gap_notice
+
+    if gap is None or day is None or not rule.strip():
+        return message
+    return f"{message}; {day_gap_notice(gap, day)}"
 
 
 def _where_number_went(db: Database, rule: str, day: str | None) -> str | None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
 from archive.errors import RulesHistoryError
 from archive.locking import writer_lock
-from archive.store import db_path, open_reader, open_store
+from archive.store import db_path, open_reader
 from rules_history.options import (
     captures_option,
     check_base_url,
@@ -19,6 +18,7 @@ from rules_history.options import (
     json_option,
     print_json,
     reports_errors,
+    update_store_file,
 )
 
 DEFAULT_OUT = Path("_site")
@@ -29,17 +29,7 @@ MAX_PORT = 65535  # TCP port numbers are 16 bits
 def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
     """Run the pipeline first (a no-op when every stage is current); its progress bar shows
     on a terminal only, as `ingest`'s does."""
-    from tqdm import tqdm
-
-    from archive.manifest import load_manifest
-    from rules_history.pipeline import update_store as update
-
-    def progress(items: Any) -> Any:
-        return tqdm(items, desc="ingest", unit="capture", disable=quiet or None, file=sys.stderr)
-
-    load_manifest(captures_dir)  # a folder refused leaves no new store behind
-    db = open_store(db_file)
-    report = update(db, captures_dir, progress=progress)
+    db, report = update_store_file(db_file, captures_dir, quiet)
     db.close()
     if report.failed:
         raise RulesHistoryError("; ".join(problem for _file, problem in report.failed))
