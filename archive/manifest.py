@@ -95,7 +95,6 @@ _TEXT_FIELDS = (
     "notes",
 )
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-_ISO_DATE = ISO_DAY
 
 
 def validate_entry(entry: object, number: int, path: Path) -> CaptureInfo:
@@ -134,7 +133,7 @@ def validate_entry(entry: object, number: int, path: Path) -> CaptureInfo:
 
 def check_date(value: object, name: str, refuse: Any) -> None:
     """A real YYYY-MM-DD date between the first Magic release and a year from today."""
-    if not isinstance(value, str) or not _ISO_DATE.fullmatch(value):
+    if not isinstance(value, str) or not ISO_DAY.fullmatch(value):
         raise refuse(f"{name} {value!r} is not a date written YYYY-MM-DD")
     try:
         day = date.fromisoformat(value)

@@ -30,7 +30,6 @@ SEGMENT = re.compile(
     re.S,
 )
 TITLE = re.compile(r"<title>(.*?) · ")
-DAY = ISO_DAY
 
 
 def slot(name: str) -> str:
@@ -61,7 +60,7 @@ def valid_day(text: str) -> bool:
     >>> valid_day("2008-03-17"), valid_day("2008-02-30"), valid_day("2008-3-17")
     (True, False, False)
     """
-    if not DAY.fullmatch(text):
+    if not ISO_DAY.fullmatch(text):
         return False
     try:
         date.fromisoformat(text)

@@ -200,13 +200,14 @@ def _breaks(segments: list[Segment]) -> list[tuple[str, str]]:
     which it named nothing: its "unused" segments (cut where the clause it had named took
     another number) from one run to the next."""
     found: list[tuple[str, str]] = []
-    start = None
-    for before, segment in zip([None, *segments], segments, strict=False):
-        if segment.kind == "unused" and before is not None and before.kind == "run":
+    start, previous = None, None
+    for segment in segments:
+        if segment.kind == "unused" and previous == "run":
             start = segment.start
         elif segment.kind == "run" and start is not None:
             found.append((start, segment.start))
             start = None
+        previous = segment.kind
     return found
 
 
