@@ -29,12 +29,17 @@ def require_lineage(db: Database) -> None:
 
 
 def split_rule_at(text: str) -> tuple[str, str | None]:
-    """'504.2@2008-03-17' -> ('504.2', '2008-03-17'); no '@' means the newest release.
+    """'504.2@2008-03-17' -> ('504.2', '2008-03-17'); no '@' means the newest release. An
+    '@' with nothing after it is refused rather than read as no day: the reader meant one.
 
     >>> split_rule_at("504.2@2008-03-17"), split_rule_at("708.2a")
     (('504.2', '2008-03-17'), ('708.2a', None))
     """
-    number, _at, when = text.partition("@")
+    number, at, when = text.partition("@")
+    if at and not when.strip():
+        raise LookupFailed(
+            f"{text!r} has nothing after '@': write RULE@DATE (504.2@2008-03-17, or a set code)"
+        )
     return number, when or None
 
 

@@ -114,6 +114,10 @@ def test_blame_json(store_file: str) -> None:
     [
         (["trace", "999.9"], "999.9"),
         (["trace", "504.2@2031-02-30"], "2031-02-30"),
+        # an '@' with no day: refused by every command alike, not read as the newest release
+        (["trace", "504.2@"], "'504.2@'"),
+        (["show", "504.2@"], "'504.2@'"),
+        (["cite", "504.2@ "], "'504.2@ '"),
         (["trace", "abc"], "abc"),
         (["diff", "2009-07-08", "2009-05-01"], "2009-07-08"),
         (["diff", "2009-05-01", "2009-07-08", "--rule", "x1"], "x1"),
