@@ -85,7 +85,12 @@ def build(
     check_base_url(base_url)
     state = site_state(out, state_root or db_path(db_file).parent / STATE_ROOT)
     check_folders(out, state)  # before the pipeline: a refused build costs nothing
-    check_writable_folder(out)
+    # Both folders are checked before either is made: a state folder that cannot be made
+    # once left an empty site folder behind.
+    check_can_make(state.parent, "--state", "state folder")
+    check_can_make(out, "--out", "site folder")
+    for folder in (state, out):
+        make_folder(folder)
     with writer_lock(db_path(db_file)):  # no ingest may change the store while pages render
         update_store(db_file, captures_dir, quiet or as_json)
         progress = Progress(disable=quiet or as_json or None)  # None: on a terminal only
@@ -109,15 +114,29 @@ def build(
         )
 
 
-def check_writable_folder(out: Path) -> None:
-    """Refuse, before any work, an output folder that cannot be created or written."""
+def check_can_make(folder: Path, option: str, what: str) -> None:
+    """Refuse, before anything is written, a folder that cannot be made or written: an
+    existing one must be a writable folder; a new one needs its nearest existing parent to
+    be one."""
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        if existing.is_symlink():  # a dangling link: nothing can be made through it
+            raise RulesHistoryError(f"{option} {folder}: {existing} is a broken symbolic link")
+        existing = existing.parent
+    if not existing.is_dir():
+        raise RulesHistoryError(
+            f"{option} {folder}: {existing} is not a folder, so the {what} cannot be made there"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise RulesHistoryError(f"{option} {folder}: {existing} is not writable")
+
+
+def make_folder(folder: Path) -> None:
+    """Make a folder `check_can_make` accepted; a failure still costs one line."""
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        problem = f"cannot create the site folder ({error.strerror})"
-        raise RulesHistoryError(f"{out}: {problem}") from error
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise RulesHistoryError(f"{out}: the site folder is not writable")
+        raise RulesHistoryError(f"{folder}: cannot create it ({error.strerror})") from error
 
 
 @click.command()

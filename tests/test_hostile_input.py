@@ -552,6 +552,25 @@ def test_a_state_folder_that_would_be_published_is_refused(prepared, tmp_path, i
     assert not out.exists() or not any(out.iterdir())
 
 
+@pytest.mark.parametrize("which", ["--state", "--out"])
+def test_a_folder_that_cannot_be_made_is_refused_before_anything_is_written(
+    prepared, tmp_path, which
+):
+    """A --state under a file failed only once the site folder was made: the build left an
+    empty --out behind and named neither option. Both are checked before either is made."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    out, state = tmp_path / "site", tmp_path / "state"
+    if which == "--state":
+        state = blocker / "state"
+    else:
+        out = blocker / "site"
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = quick_build(out, state, prepared)
+    assert_one_line_error(result, which, f"{blocker} is not a folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
 @pytest.mark.parametrize("port", ["99999", "-1"])
 def test_serve_on_a_port_that_is_none_is_one_line(tmp_path, port):
     (tmp_path / "index.html").write_text("<p>site</p>")
