@@ -25,9 +25,12 @@ from typing import Any
 
 from archive.decode import guess_encoding
 from archive.errors import CaptureError, RulesHistoryError
+from archive.ingest import stated_iso
 from archive.limits import MAX_INDEX_BYTES, MAX_RELEASE_BYTES
 from archive.manifest import MANIFEST_NAME
 from archive.paths import read_inside
+from crawler.cr_text import parse_cr_text
+from crawler.wayback import BadCapture
 
 INDEX_NAME = "index.json"
 TEMP_PREFIX = ".tmp-"
@@ -134,6 +137,7 @@ class CaptureStore:
         self.root = Path(root)
         self._lock = threading.Lock()
         self._records = self._load_index()
+        self._stated: dict[str, str | None] = {}  # sha256 -> the date its text states
         self.remove_stray_temporaries()
 
     def _load_index(self) -> list[CaptureRecord]:
@@ -232,20 +236,72 @@ class CaptureStore:
 
         The first capture of a release is its preferred one; later distinct captures of the
         same release are kept as alternatives, never silently preferred. An object is listed
-        once, under the release that recorded it first: `ingest` refuses a manifest listing
-        one file twice, and the same bytes cannot be two releases.
+        once: `ingest` refuses a manifest listing one file twice, and the same bytes cannot
+        be two releases (`_placed`).
         """
         entries: list[dict[str, Any]] = []
         seen: dict[str, set[str]] = {}
-        listed: set[str] = set()
+        placed = self._placed()
         for record in self._records:
-            if record.kind != "cr" or not record.release or record.sha256 in listed:
+            if placed.get(record.sha256) is not record:
                 continue
-            listed.add(record.sha256)
-            digests = seen.setdefault(record.release, set())
+            digests = seen.setdefault(str(record.release), set())
             digests.add(record.sha256)
             entries.append(_manifest_entry(record, preferred=len(digests) == 1))
         return entries
+
+    def unplaced(self) -> list[str]:
+        """One line for each CR object recorded under several releases that its text does
+        not tell apart: `cr_manifest` lists it under none of them."""
+        placed = self._placed()
+        lines = []
+        for digest, records in self._cr_records_by_object().items():
+            if digest not in placed:
+                releases = ", ".join(sorted({str(r.release) for r in records}))
+                stated = self._stated.get(digest)
+                said = f"states {stated}" if stated else "states no date"
+                lines.append(
+                    f"{records[0].file}: recorded as the releases {releases}, and the text"
+                    f" {said}: listed in the manifest under none of them"
+                )
+        return lines
+
+    def _cr_records_by_object(self) -> dict[str, list[CaptureRecord]]:
+        found: dict[str, list[CaptureRecord]] = {}
+        for record in self._records:
+            if record.kind == "cr" and record.release:
+                found.setdefault(record.sha256, []).append(record)
+        return found
+
+    def _placed(self) -> dict[str, CaptureRecord]:
+        """The record each CR object is listed under. An object recorded under one release
+        is listed under it. One recorded under several (an index written before the crawl
+        checked a text's stated date could hold another release's text under the one asked
+        for) is listed under the release its text states, and under none when the text
+        states none of them, whichever release recorded it first."""
+        placed = {}
+        for digest, records in self._cr_records_by_object().items():
+            if len({record.release for record in records}) == 1:
+                placed[digest] = records[0]
+                continue
+            stated = self._stated_date(records[0])
+            matching = [
+                r for r in records if stated is not None and stated in (r.release, r.stated_date)
+            ]
+            if len({record.release for record in matching}) == 1:
+                placed[digest] = matching[0]
+        return placed
+
+    def _stated_date(self, record: CaptureRecord) -> str | None:
+        """The date the object's text states (None: none, or not a CR text); read once per
+        object, as objects never change."""
+        if record.sha256 not in self._stated:
+            try:
+                parsed = parse_cr_text(self.read(record), record.url)
+                self._stated[record.sha256] = stated_iso(parsed.stated_date_text)
+            except (StoreError, BadCapture):
+                self._stated[record.sha256] = None
+        return self._stated[record.sha256]
 
     def verify(self) -> list[str]:
         """Problems found: objects missing or not matching their hash, unrecorded objects."""

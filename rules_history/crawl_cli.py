@@ -229,9 +229,11 @@ def crawl_command(
         if session is not None:
             session.close()
     if as_json:
-        print_json(report.as_dict())
+        print_json({**report.as_dict(), "unplaced": store.unplaced()})
     else:
         _print_summary(report)
+        for line in store.unplaced():
+            click.echo(f"warning: {line}", err=True)
     if report.failed:
         only_missing = all(reason == NotArchived.reason for _source, reason, _ in report.failed)
         sys.exit(NOT_ARCHIVED_STATUS if only_missing else 1)

@@ -206,12 +206,28 @@ def test_bytes_of_another_release_are_never_listed_twice(wayback, tmp_path):
     assert [e.date for e in load_manifest(tmp_path)] == [RELEASE]
 
 
-def test_an_index_that_holds_one_object_twice_gives_a_manifest_ingest_reads(tmp_path):
+@pytest.mark.parametrize("recorded", [(RELEASE, "2009-07-08"), ("2009-07-08", RELEASE)])
+def test_an_object_recorded_as_two_releases_is_listed_as_the_one_its_text_states(
+    tmp_path, recorded
+):
+    """A crawl before the stated-date check could record one release's text as another; the
+    manifest listed it under whichever came first, even the wrong one."""
     store = CaptureStore(tmp_path)
-    for release in (RELEASE, "2009-07-08"):  # as a crawl before the check could record them
+    for release in recorded:
         store.add(committed(RELEASE), source=f"cr-{release}", kind="cr", url="u", release=release)
     assert len(store.records) == 2
     assert [(e.date, e.file) for e in load_manifest(tmp_path)] == [(RELEASE, store.records[0].file)]
+    assert store.unplaced() == []
+
+
+def test_an_object_recorded_as_two_releases_it_is_not_is_listed_as_neither(tmp_path):
+    store = CaptureStore(tmp_path)
+    for release in ("2009-05-01", "2009-07-08"):
+        store.add(committed(RELEASE), source=f"cr-{release}", kind="cr", url="u", release=release)
+    store.add(committed("2009-07-08"), source="cr-b", kind="cr", url="v", release="2009-07-08")
+    assert [e.date for e in load_manifest(tmp_path)] == ["2009-07-08"]
+    (line,) = store.unplaced()
+    assert "2009-05-01, 2009-07-08" in line and f"states {RELEASE}" in line
 
 
 # -- C12: a failed fetch is no success, as the help says ------------------------------------
