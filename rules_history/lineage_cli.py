@@ -145,6 +145,8 @@ def diff(
     counts = ", ".join(f"{kind} {count}" for kind, count in result["summary"].items())
     old_label, new_label = _label(db, result["old"]), _label(db, result["new"])
     click.echo(f"{old_label} -> {new_label}: {counts or 'no clauses'}")
+    if result["old"] == result["new"] and old != new:  # two days, one release in force
+        click.echo(f"note: {old} and {new} both resolve to the {result['old']} release")
     named = result.get("rule_numbers", {})
     if rule_prefix and named.get("old") != named.get("new"):  # a name, read in each release
         sides = [f"{named[side] or 'nothing'} in {result[side]}" for side in ("old", "new")]

@@ -178,3 +178,11 @@ def test_trace_function_matches_cli(full_lineage: Database, store_file: str) -> 
 
 def test_trace_accepts_rule_at_date(full_lineage: Database) -> None:
     assert trace(full_lineage, "504.2@2008-03-17")["current_number"] == "708.2"
+
+
+def test_a_diff_of_two_days_with_one_release_in_force_says_so(store_file: str) -> None:
+    """`diff` of two days both in force under one release printed "unchanged N" as though two
+    releases had been compared."""
+    result = CliRunner().invoke(main, ["diff", "2008-02-01", "2008-03-17", "--db", store_file])
+    assert result.exit_code == 0, result.output
+    assert "note: 2008-02-01 and 2008-03-17 both resolve to the 2008-02-01 release" in result.output
