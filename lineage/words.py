@@ -118,7 +118,8 @@ class WordCodes:
 
 
 def word_counts(text: str) -> Counter[str]:
-    return Counter(WORD.findall(text.lower()))
+    folded = fold_vocabulary(text.lower())
+    return Counter(VOCABULARY_WORD.get(word, word) for word in WORD.findall(folded))
 
 
 def share_contained(part: Counter[str], whole: Counter[str]) -> float:

@@ -18,7 +18,7 @@ from lineage.clause import Clause
 from lineage.compare import diff_releases
 from lineage.moved_sentences import sentences
 from lineage.store import load_clauses
-from lineage.words import WordCodes
+from lineage.words import WordCodes, word_counts
 
 
 class Aligned:
@@ -509,6 +509,25 @@ def test_5_a_sentence_moved_word_for_word_is_a_piece(full_store: Database) -> No
     aligned = Aligned(full_store, "2010-04-23", "2010-06-18")
     assert aligned.successor["806.7b"] == "805.6"
     assert aligned.pieces("806.7b") == ["805.4a"]
+
+
+def test_5_words_are_counted_in_the_vocabulary_they_are_compared_in() -> None:
+    """The shares of moved words read one vocabulary, as the similarities do: a rule that
+    says "cast" and "on the battlefield" holds the words of one that said "play" and "in
+    play", and "his or her" is one word, not three fillers every rule of the time repeats."""
+    assert word_counts("A player plays it in play.") == word_counts(
+        "A player casts it on the battlefield."
+    )
+    assert word_counts("his or her hand") == word_counts("their hand")
+
+
+def test_5_a_pronoun_phrase_is_no_evidence_of_a_piece(full_store: Database) -> None:
+    """2007-10-01: 212.6b on playing one land a turn went to 212.6c, its last sentences to
+    212.6d and 212.6e. The new 212.6b (when a player may play a land) shares mostly "his or
+    her", three times over, with the old one: no piece of it."""
+    aligned = Aligned(full_store, "2007-09-07", "2007-10-01")
+    assert aligned.successor["212.6b"] == "212.6c"
+    assert aligned.pieces("212.6b") == ["212.6d", "212.6e"]
 
 
 def test_5_a_glossary_entry_gives_its_sentences_to_the_rule_it_now_cites(
