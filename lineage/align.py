@@ -46,6 +46,7 @@ from lineage.alignment import (
 from lineage.change_kind import cited_rules, formatting_key_kept, kind_of_change, masked
 from lineage.clause import Clause, index_by_number
 from lineage.splits import (
+    CONTAINED,
     MOVED_WORDS,
     RESTATED,
     RulesByRareWords,
@@ -313,8 +314,14 @@ def _pair_best_first(
         candidates.extend(_moved_candidates(pool.moved, result, taken, context))
         candidates.extend(_gap_candidates(old, new, result, taken, codes, context))
     candidates.sort(key=lambda item: (-item[0], -item[1], item[2], item[3]))
+    pieces = _PieceTest(old, new, result)
     for total, score, n, o, method in candidates:
-        if n not in result.matches and o not in taken and not context.another_keyword(o, n):
+        if (
+            n not in result.matches
+            and o not in taken
+            and not context.another_keyword(o, n)
+            and not (method == IN_PLACE and pieces.reads_as_piece(n, o))
+        ):
             result.pair(n, o, score, method, total)
             taken.add(o)
         else:
@@ -560,6 +567,27 @@ class _PieceTest:
     def __init__(self, old: list[Clause], new: list[Clause], result: Alignment) -> None:
         self.old, self.new, self.result = old, new, result
         self.old_at = index_by_number(old)
+
+    def reads_as_piece(self, n: int, o: int) -> bool:
+        """True when new clause `n`, offered old clause `o` by its place alone, holds most of
+        its words (`CONTAINED`) in an old clause near it that continues elsewhere, most of
+        them (`MOVED_WORDS`) words that clause lost, and more of them there than in `o`
+        (2009: 202.1a "... Paying an object's mana cost requires matching the color ..." is
+        203.1's last sentence; 203.1a, after it in the gap, on copies, went nowhere)."""
+        words = word_counts(self.new[n].normalised)
+        own = share_contained(words, word_counts(self.old[o].normalised))
+        partner = {source: kept for kept, source in self.result.matches.items()}
+        for source in partners_around(n, self.result.matches, self.old, self.old_at):
+            if source == o or source not in partner:
+                continue
+            whole = word_counts(self.old[source].normalised)
+            share = share_contained(words, whole)
+            if share < CONTAINED or share <= own:
+                continue
+            lost = whole - word_counts(self.new[partner[source]].normalised)
+            if share_contained(words, lost) >= MOVED_WORDS:
+                return True
+        return False
 
     def is_piece(self, n: int, o: int) -> bool:
         """True when nearly all of new clause `n`'s words (`RESTATED`) are in an old clause

@@ -530,6 +530,16 @@ def test_5_a_pronoun_phrase_is_no_evidence_of_a_piece(full_store: Database) -> N
     assert aligned.pieces("212.6b") == ["212.6d", "212.6e"]
 
 
+def test_5_a_piece_of_a_neighbour_is_no_pair_by_place(rewrite_2009: Aligned) -> None:
+    """2009: 203.1's last sentence ("Paying an object's mana cost requires matching the
+    color ...") opens 202.1a's second half, which followed 202.1, 203.1's successor; the old
+    203.1a on copies, next in the gap, shares a few words of it and went nowhere. Its place
+    alone is no pairing for a clause that reads as a piece of its neighbour."""
+    assert rewrite_2009.successor["203.1"] == "202.1"
+    assert rewrite_2009.pieces("203.1") == ["202.1a"]
+    assert rewrite_2009.ending("203.1a") == "removed"
+
+
 def test_5_a_glossary_entry_gives_its_sentences_to_the_rule_it_now_cites(
     rewrite_2009: Aligned,
 ) -> None:
