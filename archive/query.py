@@ -332,9 +332,12 @@ def _nearest(db: Database, day: str) -> str:
 RULE_KINDS = ("rule", "subrule")  # the parts whose examples are part of their wording
 
 
-def examples_of_parts(db: Database, part_ids: Iterable[int]) -> dict[int, list[str]]:
+def examples_of_parts(
+    db: Database, part_ids: Iterable[int], normalised: bool = False
+) -> dict[int, list[str]]:
     """Part id -> the texts of its examples, in order (empty for a part that has none, and
-    for any part but a rule or subrule, as in the change lists: `lineage.compare`).
+    for any part but a rule or subrule, as in the change lists: `lineage.compare`); their
+    normalised texts with `normalised`, as kinds of change read them.
 
     A rule's examples are the example parts printed right after it whose parent is its
     number (the parser gives an example the rule it follows), so each part's are read by one
@@ -348,7 +351,8 @@ def examples_of_parts(db: Database, part_ids: Iterable[int]) -> dict[int, list[s
         if row is not None and row[3] in RULE_KINDS:
             capture_id, position, number, _kind = row
             for kind, parent, text in db.execute(
-                """SELECT p.kind, p.parent, v.text FROM parts p
+                f"""SELECT p.kind, p.parent, v.{"normalised" if normalised else "text"}
+                   FROM parts p
                    JOIN clause_versions v ON v.hash = p.version_hash
                    WHERE p.capture_id = ? AND p.position > ? ORDER BY p.position""",
                 [capture_id, position],

@@ -48,7 +48,8 @@ from sqlite_utils import Database
 
 from archive.collector import collector_paused
 from archive.keyed import keyed_rows, keyed_values
-from archive.query import release_dates
+from archive.normalise import same_but_formatting
+from archive.query import examples_of_parts, release_dates
 from archive.store import alignment_identities
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
 from lineage.clause import GROUP, Clause, joined_examples
@@ -68,7 +69,7 @@ from vocabulary.kinds import (
     WORDING_CHANGES,
 )
 
-DERIVED_VERSION = 13  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 14  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
 RULE_KINDS = ("rule", "subrule")
 
@@ -157,17 +158,43 @@ def _store_counts(db: Database, dates: list[str]) -> None:
         )
 
 
+def _renumbered_with_new_examples(
+    db: Database, events: list[tuple[Any, ...]]
+) -> set[tuple[int, int]]:
+    """(old part, new part) of each renumbering whose rule kept its words while its examples
+    changed beyond typography: `kind_of_change` names it by its number (the renumbering says
+    more), and its text changed all the same (2009: 202.2b -> 201.2b, whose example went
+    "into play" -> "onto the battlefield"). Only these events are read for their examples:
+    the rest say by their kind or their text whether the text changed."""
+    pairs = [
+        (old, new)
+        for _lineage, _release, kind, text_changed, old, new in events
+        if kind == RENUMBERED and not text_changed and old is not None and new is not None
+    ]
+    examples = examples_of_parts(db, [part for pair in pairs for part in pair], normalised=True)
+    return {
+        (old, new)
+        for old, new in pairs
+        if examples[old] != examples[new]
+        and not same_but_formatting(joined_examples(examples[old]), joined_examples(examples[new]))
+    }
+
+
 def _store_blame(db: Database, start: str) -> None:
     """`since` and `text_since` of every member of the releases from `start` on."""
-    events: dict[int, list[tuple[str, str, bool]]] = defaultdict(list)
-    for lineage_id, release, kind, text_changed in db.execute(
-        """SELECT e.lineage_id, e.release, e.kind, old.version_hash IS NOT new.version_hash
+    rows_read = db.execute(
+        """SELECT e.lineage_id, e.release, e.kind, old.version_hash IS NOT new.version_hash,
+                  e.old_part_id, e.new_part_id
            FROM lineage_events e
            LEFT JOIN parts old ON old.id = e.old_part_id
            LEFT JOIN parts new ON new.id = e.new_part_id
            ORDER BY e.lineage_id, e.release, e.id"""
-    ):
-        events[lineage_id].append((release, kind, bool(text_changed)))
+    ).fetchall()
+    examples_changed = _renumbered_with_new_examples(db, rows_read)
+    events: dict[int, list[tuple[str, str, bool]]] = defaultdict(list)
+    for lineage_id, release, kind, text_changed, old_part, new_part in rows_read:
+        changed = bool(text_changed) or (old_part, new_part) in examples_changed
+        events[lineage_id].append((release, kind, changed))
     copies = derived_releases(db)
     rows = []
     members = db.execute(
