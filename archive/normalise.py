@@ -123,9 +123,15 @@ def formatting_key(normalised: str) -> str:
 # double quote on one side, 2004-06-01 with single ones again: no word changed.
 _QUOTES = re.compile(r"\"|(?<![A-Za-z0-9])'|'(?![A-Za-z0-9])")
 _SPACES = re.compile(r"\s+")
+# Spaces beside a dash are how it was set, not words: `normalise` closes up a dash spaced on
+# both sides, and a double one, but not one spaced on one side ("Choose one -" before a quote,
+# 2003-12-01, against "Choose one-" in 2004-02-01).
+_SPACED_DASH = re.compile(r"\s*-\s*")
 # A "?" after a word or a space that goes on with a word, a bracket or a mark a question never
 # comes before ("Choose one ?," and "Suspend N?[cost]" in 2008 are em dashes a conversion lost).
 _LOST_MARK = re.compile(r"\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:])")
+# The same with the spaces beside it, which go with it when it was a dash (see _SPACED_DASH).
+_SPACED_LOST_MARK = re.compile(r"(\s*)(?:\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:]))(\s*)")
 
 
 def same_but_formatting(old: str, new: str) -> bool:
@@ -144,6 +150,10 @@ def same_but_formatting(old: str, new: str) -> bool:
     True
     >>> same_but_formatting("intervening 'if' clause", "intervening " + '"' + "if' clause")
     True
+    >>> same_but_formatting("Artifact ? Equipment", "Artifact-Equipment")
+    True
+    >>> same_but_formatting('Choose one -"', 'Choose one-"')
+    True
     >>> same_but_formatting("a player's hand", "a players hand")
     False
     >>> same_but_formatting("turned face-down.", "turned face down.")
@@ -160,41 +170,53 @@ def same_but_formatting(old: str, new: str) -> bool:
 
 
 def _plain(normalised: str) -> str:
-    return _SPACES.sub(" ", _QUOTES.sub("", fold_markup(normalised))).strip()
+    text = _SPACES.sub(" ", _QUOTES.sub("", fold_markup(normalised))).strip()
+    return _SPACED_DASH.sub("-", text)
 
 
-# What a lost character may have been: nothing, an apostrophe, or a dash with or without a
-# space on either side.
-RESTORED = ("", "'", "-", " -", "- ", " - ")
+def _restored(left: str, right: str) -> tuple[str, ...]:
+    """What a lost character with the spaces `left` and `right` beside it may have been:
+    nothing (its spaces, one at most, stay: a lost quote between two words), an apostrophe
+    (inside a word), or a dash (its spaces go, as `_plain` closes up a dash)."""
+    return (" " if left or right else "", f"{left}'{right}", "-")
 
 
 def _matches_lost(pattern_text: str, text: str) -> bool:
-    """Does `text` read as `pattern_text` with each lost character restored (`RESTORED`)?
+    """Does `text` read as `pattern_text` with each lost character restored (`_restored`)?
+    Both are `_plain` texts.
 
     Each comparison is of other texts, so a regular expression built for it would be
     compiled once per call: the pieces between lost characters are matched in order here.
 
-    >>> _matches_lost("can\ufffdt stop?ever", "can't stop - ever")
+    >>> _matches_lost("can\ufffdt stop?ever", "can't stop-ever")
+    True
+    >>> _matches_lost("controller\ufffd chooses", "controller-chooses")
+    True
+    >>> _matches_lost("the \ufffd Legend rule", "the Legend rule")
     True
     >>> _matches_lost("can\ufffdt", "can t")
     False
     """
-    if not _LOST_MARK.search(pattern_text):
+    parts = _SPACED_LOST_MARK.split(pattern_text)
+    if len(parts) == 1:
         return False
-    return _pieces_match(_LOST_MARK.split(pattern_text), text, 0, 0)
+    marks = [_restored(left, right) for left, right in zip(parts[1::3], parts[2::3], strict=True)]
+    return _pieces_match(parts[::3], marks, text, 0, 0)
 
 
-def _pieces_match(pieces: list[str], text: str, piece: int, at: int) -> bool:
-    """True when `pieces[piece:]`, each after one of `RESTORED`, are the rest of `text` from
-    `at` (the first of them right there)."""
+def _pieces_match(
+    pieces: list[str], marks: list[tuple[str, ...]], text: str, piece: int, at: int
+) -> bool:
+    """True when `pieces[piece:]`, each after one of what its lost character may have been
+    (`marks`), are the rest of `text` from `at` (the first of them right there)."""
     if not text.startswith(pieces[piece], at):
         return False
     at += len(pieces[piece])
     if piece == len(pieces) - 1:
         return at == len(text)
     return any(
-        _pieces_match(pieces, text, piece + 1, at + len(mark))
-        for mark in RESTORED
+        _pieces_match(pieces, marks, text, piece + 1, at + len(mark))
+        for mark in marks[piece]
         if text.startswith(mark, at)
     )
 
