@@ -127,11 +127,12 @@ _SPACES = re.compile(r"\s+")
 # both sides, and a double one, but not one spaced on one side ("Choose one -" before a quote,
 # 2003-12-01, against "Choose one-" in 2004-02-01).
 _SPACED_DASH = re.compile(r"\s*-\s*")
-# A "?" after a word or a space that goes on with a word, a bracket or a mark a question never
-# comes before ("Choose one ?," and "Suspend N?[cost]" in 2008 are em dashes a conversion lost).
-_LOST_MARK = re.compile(r"\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:])")
-# The same with the spaces beside it, which go with it when it was a dash (see _SPACED_DASH).
-_SPACED_LOST_MARK = re.compile(r"(\s*)(?:\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:]))(\s*)")
+# A lost character, with the spaces beside it (they go with it when it was a dash: see
+# _SPACED_DASH): U+FFFD, or a "?" after a word or a space that goes on with a word, a bracket
+# or a mark a question never comes before ("Choose one ?," and "Suspend N?[cost]" in 2008 are
+# em dashes a conversion lost), or a closing parenthesis ('chooses one ?")' in 2008, whose
+# quote `_plain` has taken away).
+_SPACED_LOST_MARK = re.compile(r"(\s*)(?:\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:)]))(\s*)")
 
 
 def same_but_formatting(old: str, new: str) -> bool:
@@ -153,6 +154,8 @@ def same_but_formatting(old: str, new: str) -> bool:
     >>> same_but_formatting("Artifact ? Equipment", "Artifact-Equipment")
     True
     >>> same_but_formatting('Choose one -"', 'Choose one-"')
+    True
+    >>> same_but_formatting('(phrase "chooses one ?")', '(phrase "chooses one -")')
     True
     >>> same_but_formatting("a player's hand", "a players hand")
     False
