@@ -277,7 +277,12 @@ def _wording(w: Wording, rows: list[Member], releases: list[str], newest: str) -
 
 
 def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:
-    """Add texts, word diffs, witnesses and the citation (the costly part) to a history."""
+    """Add texts, word diffs, witnesses and the citation (the costly part) to a history.
+
+    Each wording's diff is from the official wording before it: a wording read only from a
+    derived copy is shown, and diffed from the one before it, but the next is not diffed from
+    it (the copy's re-extraction changed words no release printed), as `trace` and the
+    release and diff pages compare official releases."""
     before = None
     for w in h["wordings"]:
         if (
@@ -287,7 +292,8 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
         w["text"] = wording.get(w["version"], "")
         w["ops"] = site.diffs.diff(before, w["text"]) if before is not None else None
         w["witnesses"] = _witnesses(site, w["first"], w["numbers"][0]) if h["numbered"] else []
-        before = w["text"]
+        if not w["derived"]:
+            before = w["text"]
     words = h["wordings"]
     # what the page folds: formatting-only wordings (counted in `folded`) and events
     h["quiet_events"] = [e for e in h["events"] if e["kind"] == FORMATTING]

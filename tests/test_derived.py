@@ -7,6 +7,7 @@ their lineages, and its differences are stored apart, confirmed only by 2003-07-
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -298,3 +299,19 @@ def test_a_history_title_names_only_numbers_an_official_release_printed(scourge,
             assert only_copy == bool(row.select_one(".derived-number")), (page, row)
             marked += only_copy
     assert marked  # the copy renumbered some clauses (409.4 as 410.4 among them)
+
+
+def test_a_history_diffs_the_wording_after_the_copy_from_the_official_one(scourge_site: Path):
+    """408.1c's 2003-07-01 wording was diffed from the copy's, which lost "(that is, if both
+    players pass without taking any actions in between passing)": the page showed 8th Edition
+    inserting a phrase 2003-03-15 already printed. `trace` compares official releases."""
+    (page,) = (scourge_site / "history").glob("*/408.1c/index.html")
+    boxes = re.findall(
+        r"<summary>What changed from the wording before</summary>(.*?)</details>",
+        page.read_text(encoding="utf-8"),
+        re.S,
+    )
+    inserted = [re.findall(r"<ins[^>]*>(.*?)</ins>", box, re.S) for box in boxes]
+    copy, official = inserted[-2], inserted[-1]  # the copy's wording, then 2003-07-01's
+    assert any("ont he" in text for text in copy)  # the copy's own artefact, shown as such
+    assert not any("without taking any actions" in text for text in official)
