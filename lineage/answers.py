@@ -63,14 +63,19 @@ from vocabulary.kinds import (
     ADDED,
     EXAMPLE,
     FORMATTING,
+    MERGED,
     REFERENCE,
     RENUMBERED,
+    SPLIT,
     UNCHANGED,
     WORDING_CHANGES,
 )
 
-DERIVED_VERSION = 14  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 15  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
+# Kinds of change that may leave a clause's own words as they were (a renumbering; a split or
+# a merge, where the clause gave a piece away or took another in): blame reads its texts.
+SAME_WORDS_POSSIBLE = frozenset({RENUMBERED, SPLIT, MERGED})
 RULE_KINDS = ("rule", "subrule")
 
 
@@ -158,18 +163,16 @@ def _store_counts(db: Database, dates: list[str]) -> None:
         )
 
 
-def _renumbered_with_new_examples(
-    db: Database, events: list[tuple[Any, ...]]
-) -> set[tuple[int, int]]:
-    """(old part, new part) of each renumbering whose rule kept its words while its examples
-    changed beyond typography: `kind_of_change` names it by its number (the renumbering says
-    more), and its text changed all the same (2009: 202.2b -> 201.2b, whose example went
-    "into play" -> "onto the battlefield"). Only these events are read for their examples:
+def _new_examples_only(db: Database, events: list[tuple[Any, ...]]) -> set[tuple[int, int]]:
+    """(old part, new part) of each event that kept its rule's words (`SAME_WORDS_POSSIBLE`)
+    while its examples changed beyond typography: its text changed all the same (2009: 202.2b
+    renumbered 201.2b, whose example went "into play" -> "onto the battlefield"; the change
+    is named by its number, which says more). Only these events are read for their examples:
     the rest say by their kind or their text whether the text changed."""
     pairs = [
         (old, new)
-        for _lineage, _release, kind, text_changed, old, new in events
-        if kind == RENUMBERED and not text_changed and old is not None and new is not None
+        for _lineage, _release, kind, words_changed, old, new in events
+        if kind in SAME_WORDS_POSSIBLE and not words_changed and old is not None and new is not None
     ]
     examples = examples_of_parts(db, [part for pair in pairs for part in pair], normalised=True)
     return {
@@ -190,11 +193,11 @@ def _store_blame(db: Database, start: str) -> None:
            LEFT JOIN parts new ON new.id = e.new_part_id
            ORDER BY e.lineage_id, e.release, e.id"""
     ).fetchall()
-    examples_changed = _renumbered_with_new_examples(db, rows_read)
-    events: dict[int, list[tuple[str, str, bool]]] = defaultdict(list)
-    for lineage_id, release, kind, text_changed, old_part, new_part in rows_read:
-        changed = bool(text_changed) or (old_part, new_part) in examples_changed
-        events[lineage_id].append((release, kind, changed))
+    examples_changed = _new_examples_only(db, rows_read)
+    events: dict[int, list[tuple[str, str, bool, bool]]] = defaultdict(list)
+    for lineage_id, release, kind, words_changed, old_part, new_part in rows_read:
+        text_changed = bool(words_changed) or (old_part, new_part) in examples_changed
+        events[lineage_id].append((release, kind, bool(words_changed), text_changed))
     copies = derived_releases(db)
     rows = []
     members = db.execute(
@@ -209,12 +212,15 @@ def _store_blame(db: Database, start: str) -> None:
         i = 0
         for part_id, _lineage, release, number, first_release in group:
             while i < len(history) and history[i][0] <= release:
-                when, kind, text_changed = history[i]
-                if kind in WORDING_CHANGES:
+                when, kind, words_changed, text_changed = history[i]
+                # A clause that took in another, or gave a piece away, with its own words as
+                # they were (2009: the heading 406 "Mana Abilities" took in 411 as 605) kept
+                # its wording: a split or a merge dates it only when its words changed.
+                if kind in WORDING_CHANGES and (kind not in SAME_WORDS_POSSIBLE or words_changed):
                     since = when
                 # A renumbering whose cross-references moved with it changed the text too
                 # (2021: 707.2's "rule 706" became 708.2's "rule 707").
-                if kind in TEXT_CHANGES or (kind == RENUMBERED and text_changed):
+                if (kind in TEXT_CHANGES and kind not in SAME_WORDS_POSSIBLE) or text_changed:
                     text_since = when
                 i += 1
             dated = since or first_release

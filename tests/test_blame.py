@@ -46,6 +46,16 @@ def test_blame_follows_renumbering(full_lineage: Database) -> None:
     assert rows["708.3"]["text_since"] == "2019-05-03"  # renumbered word for word in 2021
 
 
+def test_a_heading_that_took_another_in_keeps_its_wordings_date(full_lineage: Database) -> None:
+    """2009's 605 "Mana Abilities" is 406 with 411 merged into it, its own words as they
+    were: trace's wording and blame said its words dated from 2009-07-08, a date after days
+    on which blame (rightly) said 1999-04-23."""
+    rows = {row["number"]: row for row in blame(full_lineage, "2009-07-08", "605")}
+    assert rows["605"]["since"] == rows["605"]["text_since"] == "1999-04-23"
+    earlier = {row["number"]: row for row in blame(full_lineage, "2008-02-01", "406")}
+    assert earlier["406"]["since"] == "1999-04-23"
+
+
 def test_blame_of_a_whole_release(full_lineage: Database) -> None:
     rows = blame(full_lineage, "2026-01-16")
     assert (
