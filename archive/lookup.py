@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.keyed import keyed_values
-from vocabulary.names import fold, name_key, without_glossary_mark
+from vocabulary.names import fold, glossary_terms, name_key, without_glossary_mark
 from vocabulary.numbers import is_rule_number, is_under
 
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
@@ -105,7 +105,10 @@ def names_in(
     names: list[tuple[str, Found]] = []
     for kind, number, title, version in rows:
         if kind == "glossary" and title:
-            names.append((title, Found(None, title, "glossary")))
+            entry = Found(None, title, "glossary")
+            names.append((title, entry))
+            # "Control, Controller" is found by either term ("controller") as well
+            names.extend((term, entry) for term in glossary_terms(title))
         elif number and _is_heading(kind, texts.get(version) or ""):
             name = title or texts.get(version) or ""
             names.append((name.strip(), Found(number, None, kind)))
@@ -161,14 +164,17 @@ def _nothing_called(name: str, names: list[tuple[str, Found]], release: str) -> 
         fold(name), [fold(t) for t in titles], scorer=fuzz.WRatio, limit=SUGGESTIONS
     )
     offers = []
+    offered: set[Found] = set()
     for _folded, score, index in near:
-        if score < SUGGEST_FROM:
-            continue
         found = names[index][1]
+        if score < SUGGEST_FROM or found in offered:  # an entry's title and one of its terms
+            continue
+        offered.add(found)
         where = found.number if found.number else "glossary"
         offers.append(f"{titles[index]} ({where})")
     shown = name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…"
     message = f"nothing is called {shown!r} in the {release} release"
     if offers:
-        return f"{message}; did you mean: {', '.join(offers)}?"
+        # a title may hold commas ("Control, Controller"): the offers are parted otherwise
+        return f"{message}; did you mean: {'; '.join(offers)}?"
     return f"{message} (give a rule number such as 708.2a, a section or keyword title, or a term)"

@@ -17,7 +17,7 @@ from typing import Any
 from renderer.context import Site
 from renderer.environment import is_rule_number
 from renderer.pages_keywords import Keyword, keyword_url
-from vocabulary.names import name_key
+from vocabulary.names import glossary_terms, name_key
 
 TERM_WORDS = 8  # a glossary "term" longer than this is a definition run into its term
 LABEL_WORDS = 10  # words of a clause's text shown as its title when it has none
@@ -71,7 +71,12 @@ def write_names(site: Site, found: list[Keyword]) -> None:
             continue
         current = members[-1][0] == newest
         seen: set[str] = set()
-        for i, term in enumerate(terms):
+        # an entry's heading, then each term it names ("Control, Controller": "Controller"),
+        # as `archive.lookup.names_in` reads them
+        named = [
+            (i, name) for i, term in enumerate(terms) for name in (term, *glossary_terms(term))
+        ]
+        for i, term in named:
             if name_key(term) in seen:
                 continue
             seen.add(name_key(term))

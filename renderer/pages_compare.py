@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive import normalise
+from archive import lookup, normalise
 from archive.store import alignment_identities, open_reader, store_file
 from archive.workers import die_with_parent
 from lineage import change_kind, clause, compare
@@ -32,6 +32,7 @@ from renderer import compare_data as compare_module
 from renderer.compare_data import FORMAT, INDEX, CompareData, compare_data, versioned
 from renderer.context import Site
 from renderer.errors import SiteBuildError
+from vocabulary import names
 
 RECORD = "compare-data.json"  # in the state folder: what the last build published
 MEMO = "cache/compare-kinds.json"  # in the state folder: the kinds named last time
@@ -40,10 +41,11 @@ MEMO = "cache/compare-kinds.json"  # in the state folder: the kinds named last t
 def data_key(db: Database, dates: list[str]) -> str:
     """What the published data depends on: the releases, each alignment (its captures, the
     aligner's version and its token: `archive.store.alignment_identities`), the layout, the
-    code that writes it and the engine's code that names the kinds."""
+    code that writes it, the engine's code that names the kinds and the lookup's, which
+    reads each release's names."""
     alignments = alignment_identities(db)  # a release aligned again is new data
     digest = hashlib.sha256(repr((FORMAT, dates, alignments)).encode())
-    for module in (compare_module, change_kind, clause, compare):
+    for module in (compare_module, change_kind, clause, compare, lookup, names):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:20]
 

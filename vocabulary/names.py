@@ -57,3 +57,25 @@ def without_glossary_mark(name: str) -> tuple[str, bool]:
     """
     mark = _GLOSSARY_MARK.search(name)
     return (name[: mark.start()], True) if mark else (name, False)
+
+
+# A comma that parts two terms of one glossary entry: one outside quotation marks
+# ('Partner, “Partner—[text],” “Partner with [name]”' names three).
+_UNQUOTED = r"[^\u201c\u201d]*"
+_TERM_COMMA = re.compile(rf",\s*(?=(?:{_UNQUOTED}\u201c{_UNQUOTED}\u201d)*{_UNQUOTED}$)")
+
+
+def glossary_terms(title: str) -> list[str]:
+    """Each term of a glossary entry whose title names several, as a reader types one; [] for
+    an entry of one term.
+
+    >>> glossary_terms("Control, Controller"), glossary_terms("Flying")
+    (['Control', 'Controller'], [])
+    >>> glossary_terms("Partner, “Partner—[text],” “Partner with [name]”")
+    ['Partner', 'Partner—[text]', 'Partner with [name]']
+    """
+    # a comma set inside the closing quotation mark, the American way, parts terms too
+    title = title.replace(",\u201d", "\u201d,")
+    terms = [term.strip().strip(QUOTES).strip() for term in _TERM_COMMA.split(title)]
+    terms = [term for term in terms if term]
+    return terms if len(terms) > 1 else []
