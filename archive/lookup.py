@@ -122,8 +122,8 @@ def resolve(names: list[tuple[str, Found]], name: str) -> Found | None:
     (glossary)" is the entry, as suggestions write it. The in-browser compare resolves a
     name the same way (static/compare.js), from the same list."""
     cleaned = name.strip().rstrip(".")
-    if is_rule_number(cleaned):
-        return Found(cleaned, None, "number")
+    if is_rule_number(cleaned.lower()):  # "704.5J" is 704.5j, as the site's lookup box reads it
+        return Found(cleaned.lower(), None, "number")
     cleaned, names = _asked_among(cleaned, names)
     wanted = fold(cleaned)
     matches = [found for title, found in names if fold(title) == wanted]
@@ -141,7 +141,7 @@ def find(db: Database, release: str, name: str) -> Found:
     """The clause `name` designates in `release` (`resolve`); LookupFailed, with the nearest
     names of that release, when it designates none."""
     cleaned = name.strip().rstrip(".")
-    names = [] if is_rule_number(cleaned) else names_in(db, release)
+    names = [] if is_rule_number(cleaned.lower()) else names_in(db, release)
     found = resolve(names, name)
     if found is None:
         raise LookupFailed(_nothing_called(*_asked_among(cleaned, names), release))

@@ -64,6 +64,11 @@ def test_a_heading_by_number_shows_its_subrules_too(db: Path) -> None:
     assert lines[2].startswith("702.37a Morph is a static ability")
 
 
+def test_a_subrule_letter_in_capitals_is_the_subrule(db: Path) -> None:
+    """The site's lookup box took "702.37A" as 702.37a; `show` said nothing had that name."""
+    assert show(db, "702.37A", "--as-of", "2024-06-07")["number"] == "702.37a"
+
+
 def test_a_glossary_term_shows_its_entry(db: Path) -> None:
     clause = show(db, "face-down", "--as-of", "2024-06-07")
     assert clause["kind"] == "glossary"
