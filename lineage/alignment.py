@@ -14,7 +14,9 @@ WEAK = 60.0
 
 # How each pairing was decided, strongest first (stored with each event as its evidence).
 EQUAL, SAME_FORMAT, SAME_WORDS, SAME_TERM = "equal", "formatting", "references", "term"
-SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "gap", "children"
+# `IN_PLACE`: a pair found by its place between two pairs (not "gap": readers took that for
+# a gap in the archive, which the same pages name)
+SIMILAR, MOVED_FAR, IN_PLACE, BY_CHILDREN = "similar", "moved", "in-place", "children"
 SPLIT_OFF, ABSORBED, UNPAIRED = "split-off", "absorbed", "unpaired"
 SENTENCE = "sentence"  # a split piece or absorbed clause found by a sentence it moved
 # a rule found to be a piece of a glossary entry by a sentence the entry gave it; its score

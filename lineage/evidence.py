@@ -86,8 +86,8 @@ def add_evidence(db: Database, old: str, new: str, changes: list[dict[str, Any]]
 
 
 def uncertain_mark(change: dict[str, Any], release: str | None = None) -> str:
-    """' (uncertain link: gap 24.0)' for a weak change (the text outputs), else ''; with
-    `release`, where the decision was taken: ' (uncertain link: gap 24.0, in 2016-01-16)'."""
+    """' (uncertain link: in-place 24.0)' for a weak change (the text outputs), else ''; with
+    `release`, where the decision was taken: ' (uncertain link: in-place 24.0, in 2016-01-16)'."""
     if not change.get("weak"):
         return ""
     score = change.get("score")

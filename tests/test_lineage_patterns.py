@@ -875,7 +875,7 @@ def test_1_a_section_renamed_where_it_stands_keeps_its_number(full_store: Databa
     assert aligned.successor["214"] == "214"
     assert aligned.successor["415"] == "415"
     method = aligned.result.method
-    assert method[aligned.new_index["214"]] == "gap"
+    assert method[aligned.new_index["214"]] == "in-place"
     assert method[aligned.new_index["503"]] == "children"
 
 
@@ -946,4 +946,4 @@ def test_each_decision_keeps_its_evidence(full_lineage: Database) -> None:
         "SELECT method, weak FROM lineage_events WHERE release = '2009-07-08' AND new_numbers = ?",
         [json.dumps(["Turn Markers"])],
     ).fetchone()
-    assert marker == ("gap", 1)
+    assert marker == ("in-place", 1)
