@@ -30,6 +30,10 @@ MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 ACCESS_PLACEHOLDER = "[the date you read it]"
 
 
+# How a citation marks a release read from a derived copy (lineage.derived).
+COPY_NOTE = "re-extracted copy"
+
+
 def bibtex_key(number: str, release: str) -> str:
     return "mtgcr" + re.sub(r"\W", "_", number) + "_" + release.replace("-", "")
 
@@ -70,9 +74,16 @@ def csl_json(
     )
 
 
-def release_words(release: str, name: str | None) -> str:
-    """A release as a citation names it: 'July 8, 2009 (Magic 2010)'."""
-    return long_date(release) + (f" ({name})" if name else "")
+def release_words(release: str, name: str | None, derived: bool = False) -> str:
+    """A release as a citation names it: 'July 8, 2009 (Magic 2010)'; a release read from a
+    derived copy says so, since its wording is the copy's: 'May 26, 2003 (Scourge;
+    re-extracted copy)'.
+
+    >>> release_words("2003-05-26", "Scourge", derived=True)
+    'May 26, 2003 (Scourge; re-extracted copy)'
+    """
+    notes = [note for note in (name, COPY_NOTE if derived else None) if note]
+    return long_date(release) + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def day_citation(number: str, day: str, release: str, url: str, accessed: str) -> str:
@@ -90,11 +101,13 @@ def citations(
     base_url: str = "",
     name: str | None = None,
     accessed: str | None = None,
+    derived: bool = False,
 ) -> dict[str, Any]:
-    """Every format for rule `number` as of `release` (set `name`), each carrying the
-    permalink and the access date (`accessed`, else the placeholder)."""
+    """Every format for rule `number` as of `release` (set `name`; `derived`: read from a
+    derived copy), each carrying the permalink and the access date (`accessed`, else the
+    placeholder)."""
     url = base_url.rstrip("/") + path
-    when = release_words(release, name)
+    when = release_words(release, name, derived)
     year, month, day = (int(part) for part in release.split("-"))
     seen_long = long_date(accessed) if accessed else ACCESS_PLACEHOLDER
     seen_iso = accessed or ACCESS_PLACEHOLDER

@@ -306,7 +306,10 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     if path not in site.model.run_urls:
         path = rule_url(last["cite_number"])
     name = site.model.names.get(last["cite_release"])
-    cite = citations(last["cite_number"], last["cite_release"], path, site.base_url, name)
+    copy = last["cite_release"] in site.derived
+    cite = citations(
+        last["cite_number"], last["cite_release"], path, site.base_url, name, derived=copy
+    )
     return {
         "title": f"History of {' → '.join(h['numbers'])}",
         "h": h,

@@ -13,15 +13,12 @@ static/asof.js, and a host without rewrites through /404.html, whose script goes
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, cast
-
-from markupsafe import Markup
+from typing import Any
 
 from lineage.runs import Run
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
-from renderer.citations import citations, day_citation
+from renderer.citations import citations, day_citation, release_words
 from renderer.context import Site
 from renderer.environment import rule_url
 from renderer.explained import explained
@@ -65,10 +62,12 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
 
 def releases_json(site: Site) -> bytes:
     """[date, label] of every release, oldest first: which release was in force on a day
-    (renderer.asof_view.release_in_force, and static/asof.js)."""
-    label = cast(Callable[[str], Markup], site.env.globals["release_label"])
-    # the label is HTML (its date a <time>); the scripts and the server want its plain words
-    return json.dumps([[day, label(day).striptags()] for day in site.dates]).encode()
+    (renderer.asof_view.release_in_force, and static/asof.js), named as a citation names it
+    (a derived copy marked as such: the day's citation is filled from it)."""
+    names = site.model.names
+    return json.dumps(
+        [[day, release_words(day, names.get(day), day in site.derived)] for day in site.dates]
+    ).encode()
 
 
 def _run_dict(
@@ -142,7 +141,12 @@ def _run_page(
             "number": number,
             "run": item,
             "cite": citations(
-                number, item["first"], item["url"], site.base_url, names.get(item["first"])
+                number,
+                item["first"],
+                item["url"],
+                site.base_url,
+                names.get(item["first"]),
+                derived=item["derived"],
             ),
         }
 

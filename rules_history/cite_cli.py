@@ -76,6 +76,7 @@ def cite(
     site (the wording's page; with --day, the day's)."""
     from archive.gaps import day_gap_notice
     from archive.query import release_dates
+    from lineage.derived import is_derived
     from lineage.runs import number_runs
     from renderer.asof_view import valid_day
     from renderer.citations import citations, day_citation, release_words
@@ -99,14 +100,20 @@ def cite(
     )
     names, today = set_names(db), date.today().isoformat()
     cited = citations(
-        number, run.start, rule_url(number, run.start), base_url, names.get(run.start), today
+        number,
+        run.start,
+        rule_url(number, run.start),
+        base_url,
+        names.get(run.start),
+        today,
+        derived=is_derived(db, run.start),
     )
     day = asked[1] if asked[1] is not None and valid_day(asked[1]) else release
     path = f"{rule_url(number)}{day}/"  # the day's page, as the site serves it
     on = day_citation(
         number,
         long_date(day),
-        release_words(release, names.get(release)),
+        release_words(release, names.get(release), is_derived(db, release)),
         base_url.rstrip("/") + path,
         long_date(today),
     )

@@ -316,3 +316,19 @@ def test_a_history_diffs_the_wording_after_the_copy_from_the_official_one(scourg
     copy, official = inserted[-2], inserted[-1]  # the copy's wording, then 2003-07-01's
     assert any("ont he" in text for text in copy)  # the copy's own artefact, shown as such
     assert not any("without taking any actions" in text for text in official)
+
+
+def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
+    """`cite 420.5e@SCG` cited the copy's wording ('the Legend rule.' in single quotes, which
+    no official release printed) as any release's, and so did the page's "Cite this rule"."""
+    store = str(scourge.execute("PRAGMA database_list").fetchone()[2])
+    mark = "May 26, 2003 (Scourge; re-extracted copy)"
+    for asked in (["420.5e@2003-05-26"], ["420.5e@2003-06-01", "--day"]):
+        result = CliRunner().invoke(main, ["cite", *asked, "--db", store])
+        assert result.exit_code == 0, result.output
+        assert mark in result.output, result.output
+    page = (scourge_site / "rule/420.5e/2003-05-26/index.html").read_text(encoding="utf-8")
+    assert mark in page
+    days = json.loads((scourge_site / "rule/releases.json").read_text(encoding="utf-8"))
+    assert dict(days)["2003-05-26"] == mark
+    assert dict(days)["2003-07-01"] == "July 1, 2003 (Eighth Edition)"
