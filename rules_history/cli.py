@@ -117,6 +117,8 @@ def releases_command(db_file: str | None, as_json: bool) -> None:
         named = " ".join(part for part in (row["set_code"] or "", row["name"] or "") if part)
         line = f"{row['date']}  {row['clauses']:>5} clauses  {row['examples']:>4} examples"
         line = f"{line}  {named}".rstrip()
+        if row["stated_date"] and row["stated_date"] != row["date"]:  # as its release page
+            line += f"  (effective {row['stated_date']}, by its text)"
         if len(row["captures"]) > 1:
             line += f"  [{len(row['captures'])} captures]"
         click.echo(line + (f"  ({DERIVED_NOTE})" if row.get("derived") else ""))

@@ -167,6 +167,21 @@ def test_releases_and_blame_count_the_same_clauses(full_lineage: Database, full_
     assert f"{newest['examples']} examples" in release_page
 
 
+def test_a_release_that_takes_effect_later_says_so_alike(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """The 2021-07-12 text is "effective as of July 23, 2021": neither `releases` nor its
+    page said so, and a reader could not see why the rules of the days between differ."""
+    store = str(full_lineage.execute("PRAGMA database_list").fetchone()[2])
+    listed = CliRunner().invoke(main, ["releases", "--db", store]).output.splitlines()
+    (line,) = [row for row in listed if row.startswith("2021-07-12 ")]
+    assert "(effective 2021-07-23, by its text)" in line
+    (same,) = [row for row in listed if row.startswith("2008-02-01 ")]  # states its own date
+    assert "effective" not in same
+    page = (full_site / "releases/2021-07-12/index.html").read_text(encoding="utf-8")
+    assert "Its text states that it is effective as of" in page and "2021-07-23" in page
+
+
 # --- the consistency suite --------------------------------------------------------------
 
 
