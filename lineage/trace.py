@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from sqlite_utils import Database
@@ -84,7 +85,20 @@ def where_it_went(db: Database, number: str, release: str) -> str:
         return f"{said} is not in it (try {number}@{last} to see where it went)"
     link = evidence_between(db, last, release, [now[1]]).get(now[1], {})
     doubt = f" (an {UNCERTAIN})" if link.get("weak") else ""
-    return f"{said} is {now[0]} in {release}{doubt} (try {number}@{last})"
+    became = _numbers_in(db, descendants(db, now[1], last), release)
+    pieces = split_note(sorted(set(became.values()) - {now[0]}, key=_number_key))
+    return f"{said} is {now[0]} in {release}{doubt}{pieces} (try {number}@{last})"
+
+
+def split_note(others: list[str]) -> str:
+    """What a clause became besides the clause that kept its identity (`descendants`), as
+    the answers that name its number today add it: 2009 split 408.1c four ways, and naming
+    117.3a alone sent a reader to a quarter of it.
+
+    >>> split_note(["117.3b", "117.4"]), split_note([])
+    ('; pieces split off it since are 117.3b, 117.4', '')
+    """
+    return f"; pieces split off it since are {', '.join(others)}" if others else ""
 
 
 def _merge_of(db: Database, number: str, last: str, release: str) -> tuple[str, str] | None:
@@ -155,27 +169,56 @@ def related_lineages(db: Database, start: int) -> list[int]:
     return seen[:MAX_LINEAGES]
 
 
+# What `descendants` reads of a lineage: its first and last release, and its splits and
+# merges (release, kind, related lineages) in release order.
+Span = tuple[str, str]
+Links = list[tuple[str, str, list[int]]]
+
+
 def descendants(db: Database, start: int, release: str) -> list[int]:
     """`start` and what its clause became after `release`: the pieces split off it, the
-    clause a merge took it into, and theirs in turn. Not its relatives by an older split or
-    merge (the 2009 siblings of 613.3d's ancestor 418.5a are no part of what 613.3d became:
-    IKO removed it)."""
+    clause a merge took it into, and theirs in turn (`descendants_among`, read from the
+    store)."""
+
+    def span(lineage: int) -> Span:
+        first, last = db.execute(
+            "SELECT first_release, last_release FROM lineages WHERE id = ?", [lineage]
+        ).fetchone()
+        return str(first), str(last)
+
+    def links(lineage: int) -> Links:
+        return [
+            (when, kind, json.loads(related))
+            for when, kind, related in db.execute(
+                """SELECT release, kind, related_lineages FROM lineage_events
+                   WHERE lineage_id = ? AND kind IN (?, ?) AND related_lineages != '[]'
+                   ORDER BY release, id""",
+                [lineage, SPLIT, MERGED],
+            )
+        ]
+
+    return descendants_among(span, links, start, release)
+
+
+def descendants_among(
+    span: Callable[[int], Span], links: Callable[[int], Links], start: int, release: str
+) -> list[int]:
+    """`start` and what its clause became after `release`, from `span` and `links` of each
+    lineage: the one definition `trace` and the site's day pages (renderer.model) follow.
+
+    Not its relatives by an older split or merge (the 2009 siblings of 613.3d's ancestor
+    418.5a are no part of what 613.3d became: IKO removed it)."""
     found, queue = [start], deque([(start, release)])
     while queue and len(found) < MAX_LINEAGES:
         current, after = queue.popleft()
-        first, last = db.execute(
-            "SELECT first_release, last_release FROM lineages WHERE id = ?", [current]
-        ).fetchone()
-        for kind, when, related in db.execute(
-            """SELECT kind, release, related_lineages FROM lineage_events
-               WHERE lineage_id = ? AND release > ? AND kind IN (?, ?)
-                 AND related_lineages != '[]' ORDER BY release, id""",
-            [current, after, SPLIT, MERGED],
-        ):
+        first, last = span(current)
+        for when, kind, related in links(current):
             # a split names its pieces on the clause it came from (which began before it);
             # a merge, its new home on the clause it ended (whose last release is before it)
-            if (kind == SPLIT and first < when) or (kind == MERGED and last < when):
-                for lineage in json.loads(related):
+            if when > after and (
+                (kind == SPLIT and first < when) or (kind == MERGED and last < when)
+            ):
+                for lineage in related:
                     if lineage not in found:
                         found.append(lineage)
                         queue.append((lineage, when))

@@ -22,6 +22,7 @@ from typing import Any
 from lineage.evidence import NO_EVIDENCE, evidence
 from lineage.runs import Run
 from renderer.model import SiteModel
+from vocabulary.numbers import sort_key
 
 # The first segment starts here: any date before the archive's first release falls in it.
 BEFORE_ARCHIVE = "0001-01-01"
@@ -48,6 +49,9 @@ class Segment:
     # first weak decision of its lineage between them, else NO_EVIDENCE
     link: dict[str, Any] = field(default_factory=lambda: NO_EVIDENCE)
     merged: bool = False  # `numbers` are those of the clause it had been merged into
+    # what else that clause had become by then: the numbers of the pieces split off it since
+    # the number's run (SiteModel.descendants), as `show` and `trace` add them
+    pieces: tuple[str, ...] = ()
     # the gap in the archive (archive.gaps) whose days these are: a release the archive lacks
     # may have been in force on them (`day_segments`)
     gap: dict[str, Any] | None = None
@@ -103,9 +107,15 @@ def _unused(
     merge = model.merges.get(lineage) if previous is not None and lineage is not None else None
     if merge is not None:  # after its merge, what the clause it went into was numbered
         marked = _through_merge(model, marked, end, model.date_index[merge[0]], merge[1])
+    others = (
+        [found for found in model.descendants(lineage, previous["last"]) if found != lineage]
+        if previous is not None and lineage is not None
+        else []
+    )
+    pieces = _with_pieces(model, marked, end, others)
     history = model.history_url.get(lineage) if lineage is not None else None
     last = following["first"] if following else (dates[end] if end < len(dates) else None)
-    ends: list[str | None] = [dates[at] for at, _numbers, _merged in marked[1:]]
+    ends: list[str | None] = [dates[at] for at, _numbers, _merged, _pieces in pieces[1:]]
     ends.append(last)
     events = model.events.get(lineage, []) if lineage is not None else []
     return [
@@ -120,9 +130,39 @@ def _unused(
             history,
             _link(events, dates[at], previous, following) if numbers else NO_EVIDENCE,
             merged,
+            split_off,
         )
-        for (at, numbers, merged), until in zip(marked, ends, strict=True)
+        for (at, numbers, merged, split_off), until in zip(pieces, ends, strict=True)
     ]
+
+
+def _with_pieces(
+    model: SiteModel,
+    marked: list[tuple[int, tuple[str, ...], bool]],
+    end: int,
+    others: list[int],
+) -> list[tuple[int, tuple[str, ...], bool, tuple[str, ...]]]:
+    """`marked` (place, numbers, merged) cut also where the numbers of `others` (what else
+    the clause became) change before `end`, each with those numbers at its place less its
+    own: `show`'s "pieces split off it since are ..." for each day."""
+    places = {at for at, _numbers, _merged in marked}
+    for other in others:
+        steps = model.number_changes.get(other)
+        if steps is not None:
+            places.update(at for at, _numbers in steps.between(marked[0][0], end))
+    found: list[tuple[int, tuple[str, ...], bool, tuple[str, ...]]] = []
+    for at in sorted(places):
+        _at, numbers, merged = max((item for item in marked if item[0] <= at), key=lambda i: i[0])
+        split_off = {
+            number
+            for other in others
+            if other in model.number_changes
+            for number in model.number_changes[other].at(at)
+        }
+        item = (at, numbers, merged, tuple(sorted(split_off - set(numbers), key=sort_key)))
+        if not found or found[-1][1:] != item[1:]:
+            found.append(item)
+    return found
 
 
 def _through_merge(

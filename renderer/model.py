@@ -7,6 +7,7 @@ adds is presentation (each clause history's URL and title, the number runs' URLs
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -21,12 +22,13 @@ from lineage.derived import derived_releases
 from lineage.freshness import require_current
 from lineage.headings import HeadingMember, load_headings
 from lineage.runs import Run, number_runs
-from lineage.trace import merges
+from lineage.trace import Links, descendants_among, merges
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
 from renderer.json_column import decode_each
 from renderer.queries import all_texts, releases
+from vocabulary.kinds import MERGED, SPLIT
 
 # What a page shows of an official explanation (and what its key covers).
 SHOWN = (
@@ -90,6 +92,10 @@ class NumberSteps:
         elif numbers != self.values[-1]:
             self.starts.append(at)
             self.values.append(numbers)
+
+    def at(self, place: int) -> tuple[str, ...]:
+        """The numbers at release place `place`."""
+        return self.values[bisect_right(self.starts, place) - 1]
 
     def between(self, first: int, end: int) -> list[tuple[int, tuple[str, ...]]]:
         """(place, numbers) where the function starts a step in places `first` to `end`
@@ -162,6 +168,32 @@ class SiteModel:
                 by_release[at] = numbers
             found[lineage] = NumberSteps.of(by_release)
         return found
+
+    def descendants(self, lineage: int, release: str) -> list[int]:
+        """`lineage` and what its clause became after `release` (lineage.trace's one
+        definition, read from the model): what a day page adds to the number that clause
+        has, as `show` and `trace` do."""
+        return descendants_among(
+            lambda found: (
+                self.lineages[found]["first_release"],
+                self.lineages[found]["last_release"],
+            ),
+            lambda found: self._links.get(found, []),
+            lineage,
+            release,
+        )
+
+    @cached_property
+    def _links(self) -> dict[int, Links]:
+        """lineage -> its splits and merges that name other lineages, in release order."""
+        return {
+            lineage: [
+                (e["release"], e["kind"], json.loads(e["related_lineages"]))
+                for e in events
+                if e["kind"] in (SPLIT, MERGED) and e["related_lineages"] != "[]"
+            ]
+            for lineage, events in self.events.items()
+        }
 
     @cached_property
     def explained_by_lineage(self) -> dict[int, dict[str, list[dict[str, Any]]]]:

@@ -225,6 +225,8 @@ def _segment_key(segment: Segment) -> tuple[Any, ...]:
         segment.kind,
         url(segment.run),
         segment.numbers,
+        segment.merged,
+        segment.pieces,
         url(segment.previous),
         url(segment.following),
         segment.history,

@@ -56,7 +56,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, derived_releases, is_derived
     from lineage.evidence import uncertain_mark
-    from lineage.trace import split_rule_at
+    from lineage.trace import split_note, split_rule_at
     from lineage.trace import trace as trace_rule
 
     number, when = split_rule_at(rule)
@@ -76,8 +76,10 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     now = result["current_number"] or "gone"
     link = result["current_link"]  # the headline rests on it: say when it is uncertain
     doubt = uncertain_mark(link, link["release"])
+    pieces = split_note([n for n in result["current_numbers"] if n != result["current_number"]])
     click.echo(
         f"{result['rule']} ({result['release']}) is {now} in {result['newest_release']}{doubt}"
+        f"{pieces}"
     )
     if result.get("derived"):
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")

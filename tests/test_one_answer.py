@@ -441,6 +441,27 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
     assert DAYS_ASKED / 5 < shown < DAYS_ASKED  # both kinds of answer were asked for
 
 
+PIECES = re.compile(r"pieces split off it since (?:are|were numbered) ([0-9][0-9a-z., ]*[0-9a-z])")
+
+
+def test_a_gone_number_names_every_piece_of_its_clause_alike(
+    full_lineage: Database, full_served: str
+) -> None:
+    """408.1c was split four ways in 2009: `show 408.1c` and its day page named only 117.3a,
+    a quarter of it; both now name the pieces split off it since, the same ones, as `trace`
+    lists what it became."""
+    store = db_file(full_lineage)
+    said = CliRunner().invoke(main, ["show", "408.1c", "--as-of", "2026-01-16", "--db", store])
+    with urllib.request.urlopen(f"{full_served}/rule/408.1c/2026-01-16/") as response:
+        view = response.read().decode().split('<div id="asof-day" class="asof-view">', 1)[-1]
+    shown = BeautifulSoup(view, "html.parser").get_text(" ", strip=True).replace(" ,", ",")
+    found = [PIECES.search(text) for text in (said.output, shown)]
+    assert found[0] and found[1], (said.output, shown[:500])
+    assert found[0][1] == found[1][1] == "117.3b, 117.3c, 117.4"
+    traced = cli_json(full_lineage, "trace", "408.1c@2009-05-01")
+    assert traced["current_numbers"] == ["117.3a", "117.3b", "117.3c", "117.4"]
+
+
 DIFF_PAGES = 30  # seeded /diff/ pages of neighbouring releases, of the archive's 134
 
 
