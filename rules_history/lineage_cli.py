@@ -20,6 +20,7 @@ from rules_history.options import (
     with_gap_notice,
 )
 from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
+from vocabulary.days import ISO_DAY
 from vocabulary.kinds import FORMATTING
 
 
@@ -211,6 +212,9 @@ def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: b
         return
     if rows and rows[0].get("derived"):
         click.echo(f"note: {rows[0]['release']}: {DERIVED_NOTE}")
+    if rows and ISO_DAY.fullmatch(release.strip()) and rows[0]["release"] != release.strip():
+        # a day that is no release's: say which release answers, as `diff` heads its output
+        click.echo(f"note: the {rows[0]['release']} release, the one in force on {release}")
     if gap is not None:
         click.echo(f"note: {day_gap_notice(gap, release)}")
     for row in rows:  # its text as well, when a cross-reference or typography changed since

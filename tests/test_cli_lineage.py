@@ -186,3 +186,15 @@ def test_a_diff_of_two_days_with_one_release_in_force_says_so(store_file: str) -
     result = CliRunner().invoke(main, ["diff", "2008-02-01", "2008-03-17", "--db", store_file])
     assert result.exit_code == 0, result.output
     assert "note: 2008-02-01 and 2008-03-17 both resolve to the 2008-02-01 release" in result.output
+
+
+def test_blame_of_a_day_names_the_release_that_answers(store_file: str) -> None:
+    """`blame 2008-03-17` answered for the 2008-02-01 release without saying so, while
+    `export 2008-03-17` refuses a day that is no release's."""
+    result = CliRunner().invoke(
+        main, ["blame", "2008-03-17", "--rule", "504.1", "--db", store_file]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("note: the 2008-02-01 release, the one in force on 2008-03-17")
+    exact = CliRunner().invoke(main, ["blame", "2008-02-01", "--rule", "504.1", "--db", store_file])
+    assert "note:" not in exact.output
