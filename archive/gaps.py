@@ -12,6 +12,7 @@ come in a release the archive lacks, and every diff output says so.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,18 @@ def gaps_between(db: Database, old: str, new: str) -> list[dict[str, Any]]:
     A gap is spanned when `old` is on or before the release it follows and `new` on or after
     the release that follows it."""
     return [gap for gap in stored_gaps(db) if old <= gap["after"] and gap["before"] <= new]
+
+
+def gap_between(
+    gaps: Iterable[dict[str, Any]], last: str | None, following: str | None
+) -> dict[str, Any] | None:
+    """The gap that lies between release `last` and release `following` (the next one in
+    the store), as `gap_brief` gives it: a wording last printed by `last` and replaced in
+    `following` may have been replaced earlier, by a release the archive lacks."""
+    for gap in gaps:
+        if last is not None and (gap["after"], gap["before"]) == (last, following):
+            return gap_brief(gap)
+    return None
 
 
 def gap_notice(gap: dict[str, Any]) -> str:

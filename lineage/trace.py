@@ -14,6 +14,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.explanations import annotate_trace
+from archive.gaps import gap_between, gaps_by_day
 from archive.lookup import Found, find
 from archive.query import examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
@@ -306,7 +307,15 @@ def wordings(db: Database, lineage: int) -> list[dict[str, Any]]:
            FROM wordings WHERE lineage_id = ? ORDER BY position""",
         [lineage],
     )
-    return [{**row, "numbers": json.loads(row["numbers"])} for row in rows]
+    gaps = gaps_by_day(db)  # a wording replaced across one may have been replaced earlier
+    return [
+        {
+            **row,
+            "numbers": json.loads(row["numbers"]),
+            "gap": gap_between(gaps, row["last"], row["replaced_by"]),
+        }
+        for row in rows
+    ]
 
 
 def _entry(row: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from archive.gaps import gap_between
 from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
 from renderer.citations import citations
@@ -50,6 +51,8 @@ def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[st
             site,
         )
         _mark_derived(h, model.wordings[lineage_id], site.derived)
+        for w in h["wordings"]:  # replaced across a gap: perhaps earlier (lineage.trace)
+            w["gap"] = gap_between(model.gaps, w["last"], w["replaced_by"])
         h["url"] = url
         h["lineage_id"] = lineage_id
         h["title"] = model.history_title(lineage_id)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from archive.gaps import gap_between
 from lineage.runs import Run
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
@@ -87,6 +88,8 @@ def _run_dict(
         "first": run.start,
         "last": None if current else run.end,
         "replaced_by": following.get(run.end),
+        # replaced across a gap in the archive: perhaps earlier (as `trace` says)
+        "gap": None if current else gap_between(site.model.gaps, run.end, following.get(run.end)),
         "current": current,
         "count": None if current else len(run.releases),
         "releases": [] if current else run.releases,

@@ -54,7 +54,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     backwards and forwards across renumbering, splits and merges."""
     from archive.errors import LookupFailed
     from archive.explanations import one_line
-    from archive.gaps import day_gap_notice
+    from archive.gaps import day_gap_notice, gaps_by_day
     from lineage.derived import DERIVED_NOTE, derived_releases, is_derived
     from lineage.evidence import uncertain_mark
     from lineage.trace import split_note, split_rule_at
@@ -88,7 +88,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         click.echo(also_named_note(rule, None, result["also_named"]))
     if gap is not None:
         click.echo(f"note: {day_gap_notice(gap, str(when))}")
-    for line in trace_lines(result["entries"], one_line):
+    for line in trace_lines(result["entries"], one_line, gaps_by_day(db)):
         click.echo(line)
     for line in derived_wording_lines(result["wordings"], derived_releases(db), DERIVED_NOTE):
         click.echo(line)

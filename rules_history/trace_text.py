@@ -9,7 +9,7 @@ the rule, so that a change of the examples only (`example`) shows what changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from archive.worddiff import word_diffs
@@ -94,8 +94,13 @@ def _pieces(
     return [(entry, previous.get(entry["lineage"])) for entry in chosen.values()]
 
 
-def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
-    """The text lines of a trace's entries. `explained(item)` gives an explanation's line."""
+def trace_lines(
+    entries: list[dict[str, Any]], explained: Any, gaps: Iterable[dict[str, Any]] = ()
+) -> Iterator[str]:
+    """The text lines of a trace's entries. `explained(item)` gives an explanation's line.
+    A change in the release after a gap in the archive (`gaps`) may have come earlier, in a
+    release the archive lacks, as the wording spans say (lineage.trace.wordings)."""
+    after_gap = {gap["before"]: gap for gap in gaps}
     previous: dict[int, str] = {}  # each lineage's wording so far
     blocks = []
     for event in events(entries):
@@ -117,6 +122,12 @@ def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
         new = _union(entry["new"] for entry in event)
         mark = uncertain_mark(first)
         yield f"{first['release']}  {first['kind']:<20} {_numbers(old)} -> {_numbers(new)}{mark}"
+        if first["release"] in after_gap:
+            gap = after_gap[first["release"]]
+            yield (
+                f"    (or earlier: the archive lacks the releases between {gap['after']} and"
+                f" {first['release']}, {gap['title']})"
+            )
         for entry, before in pieces:
             text = wording(entry) if before is None else render_diff(next(diffs))
             label = f"{entry['number']}: " if len(pieces) > 1 else ""

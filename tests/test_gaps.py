@@ -221,8 +221,10 @@ def test_a_diff_or_examples_asked_for_days_inside_a_gap_say_so(gap_site):
     text = runner.invoke(main, ["diff", IN_GAP, "2001-01-01", *db])
     assert text.exit_code == 0
     notes = [line for line in text.output.splitlines() if line.startswith("note:")]
-    assert len(notes) == 2 and notes[0].startswith(note)  # each day asked, named
-    assert notes[1].startswith("note: 2001-01-01 falls in a gap in the archive: Releases of 2000")
+    # both days are answered by one release, which is said first; then each day asked, named
+    assert notes[0] == f"note: {IN_GAP} and 2001-01-01 both resolve to the 1999-11-01 release"
+    assert len(notes) == 3 and notes[1].startswith(note)
+    assert notes[2].startswith("note: 2001-01-01 falls in a gap in the archive: Releases of 2000")
     as_json = json.loads(runner.invoke(main, ["diff", IN_GAP, "2001-01-01", "--json", *db]).output)
     assert [gap["id"] for gap in as_json["gaps"]] == ["gap-2000"]
     examples = runner.invoke(main, ["examples", "--as-of", IN_GAP, *db])
@@ -307,3 +309,29 @@ def test_the_browser_compare_says_when_it_spans_a_gap(browser, gap_site):
                 assert "Releases of 2000 and early 2001 (expected)" in text
                 assert notes.locator("a").get_attribute("href") == "/releases/#gap-2000"
         page.close()
+
+
+def test_a_wording_replaced_across_a_gap_says_it_may_have_been_replaced_earlier(gap_site):
+    """420.5e's wording was last printed on 1999-11-01 and "superseded July 23, 2001", with
+    no word of the releases of 2000 the archive lacks: any of them may have replaced it.
+    `trace`, its JSON and the history and wording pages now say so alike."""
+    db_file, out = gap_site
+    db = ["--db", str(db_file)]
+    traced = json.loads(
+        CliRunner().invoke(main, ["trace", "420.5e@1999-11-01", "--json", *db]).output
+    )
+    first = traced["wordings"][0]
+    assert (first["last"], first["replaced_by"], first["gap"]["id"]) == (
+        "1999-11-01",
+        "2001-07-23",
+        "gap-2000",
+    )
+    assert all(w["gap"] is None for w in traced["wordings"][1:])
+    text = CliRunner().invoke(main, ["trace", "420.5e@1999-11-01", *db]).output
+    assert "(or earlier: the archive lacks the releases between 1999-11-01 and 2001-07-23" in text
+    caveat = 'or before, by a release the archive lacks (<a href="/releases/#gap-2000">'
+    (history,) = (out / "history").glob("*/420.5e/index.html")
+    assert caveat in history.read_text(encoding="utf-8")
+    assert caveat in (out / "rule/420.5e/1999-11-01/index.html").read_text(encoding="utf-8")
+    later = (out / "rule/420.5e/2001-07-23/index.html").read_text(encoding="utf-8")
+    assert caveat not in later
