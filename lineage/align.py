@@ -90,6 +90,9 @@ FAR_CANDIDATES = 3  # found anywhere by their words alone: the best few, the res
 # one that kept its words (`STRICT`: 1); one whole sign is enough, half signs need another.
 TERM_WEIGHT, CITED_SAME, CITED_UNDER, NAMED, SAME_DEFINITION = 2.0, 1.0, 0.5, 0.5, 1.0
 RENAMED = 1.0
+# paired children of a heading that all went elsewhere deny a pairing by its title or place
+# when at least this many: one child may move alone
+CHILDREN_AGAINST = 2
 STEM = 3  # shorter words than this are no stem: "on" does not prefix "once"
 TERM_STOP_WORDS = frozenset(("a", "an", "the", "of", "on", "to", "into", "and", "or"))
 _NORMALISED = attrgetter("normalised")  # the key of equal texts
@@ -121,7 +124,8 @@ def align(old: list[Clause], new: list[Clause], codes: WordCodes | None = None) 
     codes = WordCodes() if codes is None else codes
     if len(result.matches) not in (len(old), len(new)):  # something left on both sides
         _pair_the_rest(old, new, result, codes)
-        if _follow_children(old, new, result, codes):
+        followed = _follow_children(old, new, result, codes)
+        if _leave_headings_their_children_left(old, new, result, codes) or followed:
             _pair_by_children(old, new, result, codes)  # the heading given up, by its own
     find_splits_and_merges(old, new, result, codes, _KeywordTest(old, new, result))
     _merge_headings_by_children(old, new, result)
@@ -977,6 +981,103 @@ def _follow_children(
         result.pair(at, o, title, BY_CHILDREN, 100.0 * count / children.total())
         moved = True
     return moved
+
+
+def _leave_headings_their_children_left(
+    old: list[Clause], new: list[Clause], result: Alignment, codes: WordCodes
+) -> bool:
+    """Undo each pairing of two headings made by their titles or their place alone (similar,
+    in-place) that the children deny, when nothing as strong speaks for it; True if one was
+    undone. The children deny it when at least `CHILDREN_AGAINST` paired children of the old
+    heading went elsewhere, none under the new heading at any depth, and no child of the new
+    heading continues a child of the old (a grandchild may have come through a subheading,
+    itself the new heading's predecessor). The pairing then stands on its title, and gives
+    way to an old heading that has a title as like the new one and children there
+    (`_pair_by_children` pairs them, of any level), or to none when its title is weaker
+    than `STRICT`: the old heading is merged where its children went, or removed.
+
+    2009: section 419 "Replacement and Prevention Effects" read like 615 "Interaction of
+    Replacement and/or Prevention Effects", but its rules went to 613 and 614, while 615's
+    came from its rule heading 419.9 "Interaction of Replacement or Prevention Effects". 2008:
+    section 407 "Adding and Removing Abilities" sat where 407 "Linked Abilities" does, a new
+    section: its rules went to 402 "Abilities". 2009's rule heading 212.1 "General" stays
+    section 300 "General" of the card types, though its rules went to 204 "Type Line": the
+    same title under its parent's successor, and no other heading's children there."""
+    doubted = [
+        (n, o)
+        for n, o in result.matches.items()
+        if old[o].heading
+        and new[n].heading
+        and result.method[n] not in CERTAIN_METHODS
+        and result.method[n] != BY_CHILDREN
+    ]
+    if not doubted:
+        return False
+    went = _children_went(old, new, result)
+    new_parent = {clause.number: clause.parent for clause in new}
+    taken = set(result.matches.values())
+    undone = False
+    for n, o in doubted:
+        heading, kept = old[o], new[n]
+        children = went.get(heading.number or "")
+        if not children or children.total() < CHILDREN_AGAINST:
+            continue
+        if any(_under(target, kept.number, new_parent) for target in children):
+            continue  # some went there: the children agree, at least in part
+        if any(
+            new[m].parent == kept.number and old[p].parent == heading.number
+            for m, p in result.matches.items()
+        ):
+            continue  # a rule of one is a rule of the other
+        title = _similarity(heading, kept, codes)
+        if title >= STRICT and not _heading_by_children(
+            old, kept, (went, new_parent), taken, title, codes
+        ):
+            continue  # a strong title, and no other heading's children there
+        del result.matches[n], result.similarity[n], result.method[n], result.score[n]
+        taken.discard(o)
+        if title > result.nearest_new.get(n, 0.0):
+            result.nearest_new[n], result.passed_over[n] = title, o
+        if title > result.nearest_old.get(o, 0.0):
+            result.nearest_old[o], result.passed_over_old[o] = title, n
+        undone = True
+    return undone
+
+
+def _heading_by_children(
+    old: list[Clause],
+    heading: Clause,
+    children_of: tuple[dict[str, Counter[str | None]], dict[str | None, str | None]],
+    taken: set[int],
+    title: float,
+    codes: WordCodes,
+) -> bool:
+    """True when an old heading nothing continues has most of its paired children (at least
+    `CHILDREN_AGAINST`) under new `heading` at any depth, and a title at least `title` like
+    its own. `children_of`: where the old headings' children went (`_children_went`), and
+    the parents of the new release."""
+    went, parent_of = children_of
+    for o, clause in enumerate(old):
+        children = went.get(clause.number or "")
+        if o in taken or not clause.heading or not children:
+            continue
+        count = sum(n for at, n in children.items() if _under(at, heading.number, parent_of))
+        if count < CHILDREN_AGAINST or count * 2 <= children.total():
+            continue
+        if _similarity(clause, heading, codes) >= title:
+            return True
+    return False
+
+
+def _under(
+    number: str | None, heading: str | None, parent_of: dict[str | None, str | None]
+) -> bool:
+    """True when `number` is `heading` or sits under it at any depth."""
+    while number is not None:
+        if number == heading:
+            return True
+        number = parent_of.get(number)
+    return False
 
 
 def _merge_headings_by_children(old: list[Clause], new: list[Clause], result: Alignment) -> None:

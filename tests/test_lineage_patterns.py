@@ -81,6 +81,29 @@ def test_1_a_heading_becomes_the_rule_that_leads_its_children(rewrite_2009: Alig
     assert rewrite_2009.pieces("419.8a") == ["608.7a"]
 
 
+def test_1_a_heading_whose_children_went_elsewhere_gives_way_by_title_and_children(
+    full_store: Database, rewrite_2009: Aligned
+) -> None:
+    """2009: section 419 "Replacement and Prevention Effects" read like section 615
+    "Interaction of Replacement and/or Prevention Effects", but none of its rules went
+    there; 615's rules came from 419.9a-b, under the rule heading 419.9 "Interaction of
+    Replacement or Prevention Effects", which 615 continues a level up (its title and its
+    children say so). 2008-07-15: section 407 "Adding and Removing Abilities" gave its rules
+    to 402 "Abilities"; 407 "Linked Abilities", in its place, is a new section. 212.1
+    "General" stays 300 "General": its rules went to 204, but no other heading's did there,
+    and the title is the same."""
+    assert rewrite_2009.successor["419.9"] == "615"
+    assert rewrite_2009.ending("419") == "removed"
+    assert rewrite_2009.result.method[rewrite_2009.new_index["615"]] == "children"
+    assert rewrite_2009.successor["419.6"] == "613"
+    assert rewrite_2009.successor["419.7"] == "614"
+    assert rewrite_2009.successor["212.1"] == "300"
+    eventide = Aligned(full_store, "2008-05-01", "2008-07-15")
+    assert eventide.kind("407") == "added"
+    assert eventide.ending("407") == "merged"
+    assert eventide.absorbed("402") == ["407"]
+
+
 def test_2_a_bare_heading_is_not_paired_with_content(rewrite_2009: Aligned) -> None:
     """2009: 212.1 "General" was paired with 204.1 (the type line) at similarity 0, which
     left 205.1, 204.1's real predecessor, removed."""
