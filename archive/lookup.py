@@ -7,6 +7,7 @@ titles and terms of that release as suggestions.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -22,6 +23,9 @@ SUGGESTIONS = 5  # nearest names offered when a name matches nothing
 NAME_SHOWN = 80  # characters of an unknown name an error repeats: it stays one readable line
 SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
+# What a reader means as a number, right or wrong ("10", "1000", "50.2"): digits and dots, and
+# a letter at the end
+NUMBER_LIKE = re.compile(r"\d[\d.]*[A-Za-z]?")
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,12 @@ def find(db: Database, release: str, name: str) -> Found:
     """The clause `name` designates in `release` (`resolve`); LookupFailed, with the nearest
     names of that release, when it designates none."""
     cleaned = name.strip().rstrip(".")
+    if NUMBER_LIKE.fullmatch(cleaned) and not is_rule_number(cleaned.lower()):
+        # no title is made of digits: offering the nearest names ("10": "Roll a d20") misleads
+        raise LookupFailed(
+            f"{cleaned!r} is not a rule number: chapters are numbered 1 to 9, sections 100 to"
+            " 999, rules like 504.2 and subrules like 504.2a"
+        )
     names = [] if is_rule_number(cleaned.lower()) else names_in(db, release)
     found = resolve(names, name)
     if found is None:

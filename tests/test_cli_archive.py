@@ -72,7 +72,11 @@ def test_show_text_output(small_db):
     [
         (["show", "999.99"], "there is no rule 999.99 in the 2024-06-07 release"),
         (["show", "502.26a", "--as-of", "2024-06-07"], "it was last numbered so in 2009-05-01"),
-        (["show", "5x"], "nothing is called '5x' in the 2024-06-07 release"),
+        (["show", "5xy"], "nothing is called '5xy' in the 2024-06-07 release"),
+        # a number no rule can have is said to be one, not offered the nearest titles ("10"
+        # was offered "Roll a d20")
+        (["show", "10"], "'10' is not a rule number: chapters are numbered 1 to 9"),
+        (["show", "5x"], "'5x' is not a rule number"),
         (["show", "504.2", "--as-of", "2008-02-30"], "'2008-02-30' is not a real date"),
         (["show", "504.2", "--as-of", "March 2008"], "write it as YYYY-MM-DD"),
         (["show", "504.2", "--as-of", "1998-01-01"], "before the first release in the store"),
