@@ -462,6 +462,16 @@ def test_a_gone_number_names_every_piece_of_its_clause_alike(
     assert traced["current_numbers"] == ["117.3a", "117.3b", "117.3c", "117.4"]
 
 
+def test_a_wording_of_one_release_reads_as_one(full_site: Path) -> None:
+    """A wording only 2003-07-01 printed was "in force from the release of July 1, 2003 to
+    the release of July 1, 2003"."""
+    page = (full_site / "rule/408.1c/2003-07-01/index.html").read_text(encoding="utf-8")
+    (said,) = re.findall(r'<p class="inforce">(.*?)</p>', page, re.S)
+    plain = " ".join(re.sub(r"<[^>]+>", "", said).split())
+    assert plain.startswith("In force in the release of July 1, 2003 (Eighth Edition) only,")
+    assert "to the release of" not in plain
+
+
 DIFF_PAGES = 30  # seeded /diff/ pages of neighbouring releases, of the archive's 134
 
 
