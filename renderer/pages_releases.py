@@ -229,5 +229,6 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
             rows=rows,
             picture=slopes_svg(moves, base[day] or "", day) if moves else None,
             moves=sorted(moves.items(), key=lambda item: (-item[1], item[0])),
+            across=sum(1 for old, new in moves if old != new),  # the rest stayed in theirs
         )
     site.page("renumbering/index.html", "renumbering_index.html", title="Renumbering", rows=index)

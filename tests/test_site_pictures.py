@@ -134,6 +134,11 @@ def test_a_renumbering_picture_joins_the_sections_of_its_table(small_site: Path)
     assert ("504", "707") in drawn  # the Magic 2010 renumbering: 504 became 707
     listed = {(li["data-old"], li["data-new"]) for li in page.select("ul.moves li")}
     assert listed == set(drawn)
+    # the words count the moves across sections apart from those within one: "2 moves between
+    # sections" once listed 310 -> 310 and 704 -> 704
+    across = sum(1 for old, new in listed if old != new)
+    summary = " ".join(page.select_one("details.picture-words summary").get_text().split())
+    assert f"between {across} pairs of sections, and within {len(listed) - across} " in summary
 
 
 def test_a_diff_folds_its_formatting_only_changes_and_counts_them(
