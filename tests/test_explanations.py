@@ -105,6 +105,9 @@ def test_the_magic_2010_article_is_topics() -> None:
     assert entry(m10, "6) Deathtouch").terms == ["Deathtouch"]
     # a heading that lists terms names each of them
     assert entry(m10, "2B) Cast, Play, and Activate").terms == ["Cast", "Play", "Activate"]
+    # a table of pictures whose cells the markdown lost is no paragraph of the explanation
+    battlefield = entry(m10, "2A) Battlefield").explanation.split("\n\n")
+    assert battlefield[1].startswith("The Fix:") and battlefield[2].startswith("The Details:")
 
 
 def test_every_vendored_article_is_its_bytes() -> None:
