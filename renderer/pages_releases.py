@@ -29,10 +29,12 @@ def build_releases(site: Site) -> None:
         {
             **row,
             "previous": base[row["date"]],
+            # counted past the release listed before it (a derived copy): the row says so
+            "skips": base[row["date"]] != (site.dates[i - 1] if i else None),
             "derived": row["date"] in site.derived,
             "counts": counts(by_release[row["date"]]),
         }
-        for row in rows
+        for i, row in enumerate(rows)
     ]
     site.page(
         "releases/index.html",

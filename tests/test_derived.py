@@ -332,3 +332,17 @@ def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
     days = json.loads((scourge_site / "rule/releases.json").read_text(encoding="utf-8"))
     assert dict(days)["2003-05-26"] == mark
     assert dict(days)["2003-07-01"] == "July 1, 2003 (Eighth Edition)"
+
+
+def test_the_releases_table_says_a_row_is_counted_past_the_copy(scourge_site: Path):
+    """The 2003-07-01 row counted its changes from 2003-03-15 with the copy's row right below
+    it, and said nothing of the release it skipped."""
+    listing = (scourge_site / "releases/index.html").read_text(encoding="utf-8")
+    rows = {
+        day: row
+        for row in re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</tr>", listing, re.S)
+        if (day := re.search(r'href="/releases/([0-9-]+)/"', row)) and (day := day[1])
+    }
+    note = "the re-extracted copy between is not counted from"
+    assert note in rows["2003-07-01"] and "2003-03-15" in rows["2003-07-01"]
+    assert note not in rows["2003-05-26"]
