@@ -26,11 +26,11 @@ _RULES_TO = re.compile(r"^\s*[–—-]\s*(\d+)\b(?![.\d])")  # "705.1–2": rule
 # A range of rules longer than this is no heading's list (a date, a typo): its first only.
 LONGEST_RANGE = 26
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-# A phrase in quotation marks within one paragraph: curly pairs, or straight ones counted
-# from the paragraph's start (so an odd mark cannot pair the end of one quote with the next).
 # A paragraph with no word: a table of pictures whose cells the markdown lost ("| | | |
 # --- | --- |" in the 2009 article's "Battlefield"), shown as debris.
 _WORDLESS = re.compile(r"[\s|:\-]*")
+# A phrase in quotation marks within one paragraph: curly pairs, or straight ones counted
+# from the paragraph's start (so an odd mark cannot pair the end of one quote with the next).
 _QUOTED = re.compile(r"“([^“”\n]{8,200})”|\"([^\"\n]{8,200})\"")
 _TOPIC_NUMBERING = re.compile(r"^\d+[A-Z]?\)\s*")
 _GLOSSARY = re.compile(r"\bglossary\b", re.IGNORECASE)
@@ -172,9 +172,8 @@ def _entry(heading: str, paragraphs: list[str], position: int) -> BulletinEntry 
     clean = _plain(heading).rstrip(":").strip()
     if clean.casefold() in FRAME_HEADINGS or not clean:
         return None
-    explanation = "\n\n".join(
-        _plain(p) for p in paragraphs if _plain(p) and not _WORDLESS.fullmatch(_plain(p))
-    )
+    plain = (_plain(p) for p in paragraphs)
+    explanation = "\n\n".join(p for p in plain if not _WORDLESS.fullmatch(p))
     quoted = [
         (curly or straight).strip()
         for paragraph in explanation.split("\n\n")
