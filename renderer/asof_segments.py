@@ -15,6 +15,7 @@ the permalink and the access date.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
@@ -150,9 +151,10 @@ def _with_pieces(
         steps = model.number_changes.get(other)
         if steps is not None:
             places.update(at for at, _numbers in steps.between(marked[0][0], end))
+    starts = [item[0] for item in marked]  # in order, the first at the stretch's start
     found: list[tuple[int, tuple[str, ...], bool, tuple[str, ...]]] = []
     for at in sorted(places):
-        _at, numbers, merged = max((item for item in marked if item[0] <= at), key=lambda i: i[0])
+        _start, numbers, merged = marked[bisect_right(starts, at) - 1]
         split_off = {
             number
             for other in others
