@@ -124,8 +124,10 @@ def gap_between(
     """The gap that lies between release `last` and release `following` (the next one in
     the store), as `gap_brief` gives it: a wording last printed by `last` and replaced in
     `following` may have been replaced earlier, by a release the archive lacks."""
+    if last is None:  # still in force: replaced by nothing
+        return None
     for gap in gaps:
-        if last is not None and (gap["after"], gap["before"]) == (last, following):
+        if (gap["after"], gap["before"]) == (last, following):
             return gap_brief(gap)
     return None
 

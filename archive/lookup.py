@@ -145,13 +145,14 @@ def find(db: Database, release: str, name: str) -> Found:
     """The clause `name` designates in `release` (`resolve`); LookupFailed, with the nearest
     names of that release, when it designates none."""
     cleaned = name.strip().rstrip(".")
-    if NUMBER_LIKE.fullmatch(cleaned) and not is_rule_number(cleaned.lower()):
+    numbered = is_rule_number(cleaned.lower())  # as `resolve` reads it
+    if NUMBER_LIKE.fullmatch(cleaned) and not numbered:
         # no title is made of digits: offering the nearest names ("10": "Roll a d20") misleads
         raise LookupFailed(
             f"{cleaned!r} is not a rule number: chapters are numbered 1 to 9, sections 100 to"
             " 999, rules like 504.2 and subrules like 504.2a"
         )
-    names = [] if is_rule_number(cleaned.lower()) else names_in(db, release)
+    names = [] if numbered else names_in(db, release)
     found = resolve(names, name)
     if found is None:
         raise LookupFailed(_nothing_called(*_asked_among(cleaned, names), release))
