@@ -277,10 +277,33 @@ def page(browser: Any, base_url: str) -> Iterator[Any]:
     assert errors == []
 
 
-# Files that each take minutes of wall clock: run first, so that with two workers neither is
-# left running alone at the end (the run lasts as long as its last file).
-LONGEST_FILES = ("test_packaging.py", "test_crawl.py")
+# The files that take longest, longest first (measured with --durations on a slow two-core
+# machine): the two workers take files in this order, so neither is left alone at the end
+# with a long one (the run lasts as long as its last file). The first two build the shared
+# stores and site: the full store for one worker, the small site for the other. pytest-xdist
+# would order files by their number of tests instead (`--no-loadscope-reorder` in the
+# pytest options keeps this order).
+HEAVIEST_FILES = (
+    "test_crawl.py",
+    "test_site_a11y_browser.py",
+    "test_one_answer.py",
+    "test_search_browser.py",
+    "test_compare_browser.py",
+    "test_stale_store.py",
+    "test_rebuild_after_release.py",
+    "test_facedown_scenarios.py",
+    "test_store.py",
+    "test_lookup.py",
+    "test_lineage_truth.py",
+    "test_crawl_hostile_input.py",
+    "test_hostile_input.py",
+    "test_derived.py",
+    "test_site.py",
+    "test_gaps.py",
+    "test_packaging.py",
+)
+RANK = {name: rank for rank, name in enumerate(HEAVIEST_FILES)}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.path.name not in LONGEST_FILES)  # stable: order kept
+    items.sort(key=lambda item: RANK.get(item.path.name, len(RANK)))  # stable: order kept
