@@ -35,6 +35,11 @@ def _results(page, base_url: str, query: str, extra: str = "") -> list[str]:
     return _results_at(page, f"{base_url}/search/?q={urllib.parse.quote(query)}{extra}")
 
 
+def _listed(page) -> list[str]:
+    """The results the page lists, each by the key the queries file names it with."""
+    return [li.get_attribute("data-expect") or "" for li in page.locator("#results > li").all()]
+
+
 def _results_at(page, address: str) -> list[str]:
     page.goto(address)
     page.wait_for_function(
@@ -42,7 +47,7 @@ def _results_at(page, address: str) -> list[str]:
         "(document.getElementById('search-status'))",
         timeout=WAIT_MS,
     )
-    return [li.get_attribute("data-expect") or "" for li in page.locator("#results > li").all()]
+    return _listed(page)
 
 
 def _typed_results(page, query: str) -> list[str]:
@@ -58,7 +63,7 @@ def _typed_results(page, query: str) -> list[str]:
         arg=query,
         timeout=WAIT_MS,
     )
-    return [li.get_attribute("data-expect") or "" for li in page.locator("#results > li").all()]
+    return _listed(page)
 
 
 def test_every_listed_query_ranks_its_expected_result_first(page, base_url: str) -> None:
