@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from functools import cache
 from pathlib import Path
 
 from sqlite_utils import Database, Migrations
@@ -49,6 +50,37 @@ class StoreReadOnly(RulesHistoryError):
 
     def __init__(self, path: object, why: str) -> None:
         super().__init__(f"{path}: {why}")
+
+
+def lacks_table(table: str) -> str:
+    """What a store lacking `table`, which its version has, is, for writers and readers alike."""
+    return (
+        f"the store is damaged (no table {table}, which its version has): remove it"
+        " and run `rules-history ingest` to build it again"
+    )
+
+
+class StoreLacksTable(RulesHistoryError):
+    """A store whose version has a table that is not in it: something removed it."""
+
+    def __init__(self, path: object, table: str) -> None:
+        super().__init__(f"{path}: {lacks_table(table)}")
+
+
+@cache
+def schema_tables() -> tuple[str, ...]:
+    """Every table of a store made by this version (its migrations run on an empty one): the
+    stages and readers rely on each; a store without one was made by an older version (its
+    migrations add it), or damaged."""
+    fresh = Database(memory=True)
+    migrations.apply(fresh)
+    return tuple(name for name in fresh.table_names() if not name.startswith("_"))
+
+
+def missing_tables(db: Database) -> list[str]:
+    """The tables of `schema_tables` the store lacks, in the schema's order."""
+    present = set(db.table_names())
+    return [table for table in schema_tables() if table not in present]
 
 
 def _store_error(path: Path, error: sqlite3.DatabaseError) -> RulesHistoryError:
@@ -95,8 +127,14 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Database:
             migrations.apply(db)
         if not in_memory:
             db.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; no fsync per commit
+        # Checked before any stage runs: an ingest used to parse every new capture into a
+        # store it then could not finish, and fail only at the missing table.
+        lacking = missing_tables(db)
     except sqlite3.DatabaseError as error:
         raise _store_error(target, error) from error
+    if lacking:
+        db.close()
+        raise StoreLacksTable(target, lacking[0])
     return db
 
 

@@ -7,27 +7,16 @@ brings it up to date.
 
 from __future__ import annotations
 
-from functools import cache
-
 from sqlite_utils import Database
 
 from archive.capture_diffs import differences_stale
 from archive.errors import RulesHistoryError
-from archive.store import migrations
+from archive.store import lacks_table, migrations, missing_tables
 from archive.stored_texts import normalised_stale
 from lineage.answers import first_stale
 from lineage.store import stale_release
 
 UPDATE = "run `rules-history ingest` to update it"
-
-
-@cache
-def schema_tables() -> tuple[str, ...]:
-    """Every table of a store made by this version (its migrations run on an empty one):
-    readers rely on each; a store without one was made by an older version, or damaged."""
-    fresh = Database(memory=True)
-    migrations.apply(fresh)
-    return tuple(name for name in fresh.table_names() if not name.startswith("_"))
 
 
 class StaleStore(RulesHistoryError):
@@ -36,18 +25,14 @@ class StaleStore(RulesHistoryError):
 
 def store_problem(db: Database) -> str | None:
     """What makes the store out of date for a reader, in one line (None: it is current)."""
-    names = set(db.table_names())
-    if not names:
+    if not db.table_names():
         return "the store is empty: run `rules-history ingest` to build it"
-    missing = [table for table in schema_tables() if table not in names]
+    missing = missing_tables(db)
     if migrations.pending(db):  # a table, a column or an index added since
         lacks = f"no table {missing[0]}" if missing else "its tables lack a later column"
         return f"the store is from an older version ({lacks}): {UPDATE}"
     if missing:  # its version has the table: something removed it
-        return (
-            f"the store is damaged (no table {missing[0]}, which its version has): remove it"
-            " and run `rules-history ingest` to build it again"
-        )
+        return lacks_table(missing[0])
     if not db.execute("SELECT count(*) FROM releases").fetchone()[0]:
         return "the store holds no release yet: run `rules-history ingest`"
     if normalised_stale(db):
