@@ -289,7 +289,7 @@ def test_a_history_title_names_only_numbers_an_official_release_printed(scourge,
         official.setdefault(lineage_id, set()).add(number)
     marked = 0
     for page in (scourge_site / "history").glob("*/*/index.html"):
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "lxml")
         lineage_id = int(soup.select_one("article.history")["data-lineage"])
         title = soup.h1.get_text().removeprefix("History of ").removeprefix("rule ")
         if lineage_id in official:

@@ -75,7 +75,7 @@ def history_pages(site: Path) -> dict[int, Path]:
 
 
 def page(site: Path, lineage: int) -> BeautifulSoup:
-    return BeautifulSoup(history_pages(site)[lineage].read_text(encoding="utf-8"), "html.parser")
+    return BeautifulSoup(history_pages(site)[lineage].read_text(encoding="utf-8"), "lxml")
 
 
 def site_view(soup: BeautifulSoup) -> dict[str, Any]:
@@ -414,7 +414,7 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
         found = IN_FORCE.search(view)
         assert found is not None, f"{number} on {day}: the page names no release"
         state, release = found.groups()
-        answer = BeautifulSoup(view, "html.parser")
+        answer = BeautifulSoup(view, "lxml")
         quote = answer.select_one("blockquote.wording")
         label = f"{number} on {day}"
         if clause is None:
@@ -479,7 +479,7 @@ def diff_page(path: Path) -> tuple[dict[str, int], Counter[tuple[str, tuple[str,
     """What a /diff/ page shows: its counts per kind (the clauses left unchanged among them),
     and each change as (kind, the numbers its heading links: old, then new when they
     differ)."""
-    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
     counts = {}
     for link in soup.select("p.counts .kind"):
         kind, _, count = link.get_text().rpartition(" ")
@@ -519,7 +519,7 @@ def test_the_diff_pages_list_what_diff_lists(full_lineage: Database, full_site: 
         shown_counts, shown = diff_page(page)
         assert shown_counts == counts, (old, new)
         release_page = full_site / "releases" / new / "index.html"
-        kept = BeautifulSoup(release_page.read_text(encoding="utf-8"), "html.parser")
+        kept = BeautifulSoup(release_page.read_text(encoding="utf-8"), "lxml")
         unchanged = kept.select_one("#changes ~ p .kind-unchanged").get_text()
         assert unchanged == f"unchanged {counts['unchanged']}", (old, new)
         assert shown == listed, (old, new, (shown - listed) or (listed - shown))

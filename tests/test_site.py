@@ -262,7 +262,7 @@ def test_a_wording_page_shows_the_examples_each_of_its_releases_printed(
         if not EXAMPLE_CLASS.search(html):  # none shown (most pages: parsed, they cost a minute)
             assert expected == [[]], path
             continue
-        page = BeautifulSoup(html, "html.parser")
+        page = BeautifulSoup(html, "lxml")
         stretches = page.select("div.example-stretch")
         if stretches:
             shown = [[p.get_text() for p in s.select("p.example")] for s in stretches]
