@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ingested_copy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,8 +18,11 @@ from vocabulary.names import name_key
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory, small_captures: Path) -> Path:
-    path = tmp_path_factory.mktemp("lookup") / "rules.db"
-    assert run("ingest", "--captures", str(small_captures), "--quiet", db=path).returncode == 0
+    """A copy of the small store the whole run shares (`ingest` of the same captures, every
+    stage run), which the commands below read in processes of their own."""
+    store = ingested_copy(tmp_path_factory, "small", small_captures)
+    path = Path(store.execute("PRAGMA database_list").fetchone()[2])
+    store.close()
     return path
 
 
