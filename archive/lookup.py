@@ -23,6 +23,9 @@ SUGGESTIONS = 5  # nearest names offered when a name matches nothing
 NAME_SHOWN = 80  # characters of an unknown name an error repeats: it stays one readable line
 SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
+# How a note left in a section's place ends (a sentence, a bracketed remark); no section
+# title of the 135 releases ends so.
+SECTION_NOTE_ENDS = (".", "]")
 # What a reader means as a number, right or wrong ("10", "1000", "50.2"): digits and dots, and
 # a letter at the end
 NUMBER_LIKE = re.compile(r"\d[\d.]*[A-Za-z]?")
@@ -64,13 +67,22 @@ class Found:
 def is_heading(kind: str, text: str) -> bool:
     """A chapter, a section, or a rule that is only a title ("Morph"): what readers name.
     A short rule ending in a period is a sentence, one ending in a colon the lead-in of a
-    list ("The state-based actions are as follows:").
+    list ("The state-based actions are as follows:"). A section whose text is a sentence or
+    a bracketed note is what a release left in the place of a section whose rules moved
+    (2004-10-01 to 2006-10-01: "215. This section is now empty. See rule 205.4c ...";
+    2007-10-01: "211. [This section has been intentionally left blank ...]"): no title.
 
     >>> is_heading("rule", "Morph"), is_heading("rule", "There are twelve special actions:")
     (True, False)
+    >>> is_heading("section", "Legends and Legendary Objects")
+    True
+    >>> is_heading("section", "This section is now empty. See rule 205.4c.")
+    False
     """
-    if kind in ("chapter", "section"):
+    if kind == "chapter":
         return True
+    if kind == "section":
+        return not text.rstrip().endswith(SECTION_NOTE_ENDS)
     words = text.split()
     return kind == "rule" and len(words) <= HEADING_WORDS and not text.rstrip().endswith((".", ":"))
 
@@ -113,9 +125,11 @@ def names_in(
             names.append((title, entry))
             # "Control, Controller" is found by either term ("controller") as well
             names.extend((term, entry) for term in glossary_terms(title))
-        elif number and _is_heading(kind, texts.get(version) or ""):
-            name = title or texts.get(version) or ""
-            names.append((name.strip(), Found(number, None, kind)))
+        elif number:
+            # a chapter's or section's title, a rule's text (a title-less heading's: its text)
+            name = (title if kind != "rule" else None) or texts.get(version) or ""
+            if _is_heading(kind, name):
+                names.append((name.strip(), Found(number, None, kind)))
     return sorted(names, key=lambda name: RANK[name[1].kind])  # stable: document order within
 
 

@@ -9,10 +9,13 @@ import re
 from pathlib import Path
 
 from bs4 import BeautifulSoup
+from click.testing import CliRunner
 from sqlite_utils import Database
 
+from archive.lookup import names_in
 from archive.query import release_dates
 from renderer.names import TERM_WORDS
+from rules_history.cli import main
 
 
 def test_the_morph_page_shows_every_era_with_its_text(small_site: Path) -> None:
@@ -112,3 +115,38 @@ def test_a_section_page_prints_its_subrules_and_dates_by_them(
     pairs = zip(dates, dates[1:], strict=False)
     changed = [day for before, day in pairs if texts.get(day) != texts.get(before)]
     assert printing["data-first"] == changed[-1]
+
+
+# What two releases printed where a section had been (its rules moved elsewhere).
+EMPTIED = "This section is now empty. See rule 205.4c and rule 420.5e about legendary permanents."
+BLANK = "[This section has been intentionally left blank to preserve the ordering of other rules.]"
+
+
+def test_a_note_left_in_a_sections_place_is_no_name(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """2004-10-01 to 2006-10-01 printed "215. This section is now empty. See rule 205.4c ...",
+    2007-10-01 "211. [This section has been intentionally left blank ...]". The keyword index
+    listed both notes as section titles, each with a page of its own, and the lookup box and
+    `show` took them as names. They are no names; the sections keep their pages by number."""
+    store = str(full_lineage.execute("PRAGMA database_list").fetchone()[2])
+    printed = dict(
+        full_lineage.execute(
+            "SELECT title, min(r.date) FROM parts p JOIN releases r ON r.capture_id = p.capture_id"
+            " WHERE p.kind = 'section' AND p.title IN (?, ?) GROUP BY title",
+            [EMPTIED, BLANK],
+        ).fetchall()
+    )
+    assert set(printed) == {EMPTIED, BLANK}  # the parser keeps what the releases printed
+    for note, release in printed.items():
+        assert note not in [name for name, _found in names_in(full_lineage, release)]
+        asked = CliRunner().invoke(main, ["show", note, "--as-of", release, "--db", store])
+        assert asked.exit_code == 1 and "nothing is called" in asked.output, asked.output
+    index = (full_site / "keyword/index.html").read_text(encoding="utf-8")
+    assert "This section is now empty" not in index and "intentionally left blank" not in index
+    assert not list((full_site / "keyword").glob("this-section-*"))
+    names = json.loads((full_site / "search/names.json").read_text(encoding="utf-8"))
+    assert not [n["name"] for n in names if "This section" in n["name"]]
+    shown = CliRunner().invoke(main, ["show", "215", "--as-of", printed[EMPTIED], "--db", store])
+    assert EMPTIED in shown.output
+    assert (full_site / "rule/215/index.html").exists()
