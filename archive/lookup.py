@@ -126,8 +126,7 @@ def names_in(
             # "Control, Controller" is found by either term ("controller") as well
             names.extend((term, entry) for term in glossary_terms(title))
         elif number:
-            # a chapter's or section's title, a rule's text (a title-less heading's: its text)
-            name = (title if kind != "rule" else None) or texts.get(version) or ""
+            name = title or texts.get(version) or ""  # only chapters and sections have titles
             if _is_heading(kind, name):
                 names.append((name.strip(), Found(number, None, kind)))
     return sorted(names, key=lambda name: RANK[name[1].kind])  # stable: document order within

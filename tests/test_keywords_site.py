@@ -14,6 +14,7 @@ from sqlite_utils import Database
 
 from archive.lookup import names_in
 from archive.query import release_dates
+from archive.store import store_file
 from renderer.names import TERM_WORDS
 from rules_history.cli import main
 
@@ -129,7 +130,7 @@ def test_a_note_left_in_a_sections_place_is_no_name(
     2007-10-01 "211. [This section has been intentionally left blank ...]". The keyword index
     listed both notes as section titles, each with a page of its own, and the lookup box and
     `show` took them as names. They are no names; the sections keep their pages by number."""
-    store = str(full_lineage.execute("PRAGMA database_list").fetchone()[2])
+    store = str(store_file(full_lineage))
     printed = dict(
         full_lineage.execute(
             "SELECT title, min(r.date) FROM parts p JOIN releases r ON r.capture_id = p.capture_id"

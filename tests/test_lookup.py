@@ -13,6 +13,7 @@ from conftest import ingested_copy
 from hypothesis import given
 from hypothesis import strategies as st
 
+from archive.store import store_file
 from vocabulary.names import name_key
 
 
@@ -21,7 +22,7 @@ def db(tmp_path_factory: pytest.TempPathFactory, small_captures: Path) -> Path:
     """A copy of the small store the whole run shares (`ingest` of the same captures, every
     stage run), which the commands below read in processes of their own."""
     store = ingested_copy(tmp_path_factory, "small", small_captures)
-    path = Path(store.execute("PRAGMA database_list").fetchone()[2])
+    path = Path(str(store_file(store)))
     store.close()
     return path
 
