@@ -30,6 +30,7 @@ from conftest import serving
 from sqlite_utils import Database
 from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, compare
 
+from archive.store import store_file
 from lineage.derived import derived_releases
 from renderer.linkcheck import check_site
 from rules_history.cli import main
@@ -51,7 +52,10 @@ ENTRY = " (glossary)"
 
 
 def db_file(db: Database) -> str:
-    return str(db.execute("PRAGMA database_list").fetchone()[2])
+    """The store's file, for the CLI's `--db` (the shared stores live in files)."""
+    path = store_file(db)
+    assert path is not None, "the consistency suite reads a store kept in a file"
+    return path
 
 
 def cli_json(db: Database, *args: str) -> Any:
