@@ -21,7 +21,17 @@ from renderer.environment import long_date
 from vocabulary.days import ISO_DAY
 
 # Placeholders in a segment's HTML; static/asof.js fills the same ones.
-SLOTS = ("date", "day", "release", "release_url", "url", "path", "accessed", "accessed_day")
+SLOTS = (
+    "date",
+    "day",
+    "release",
+    "effective",
+    "release_url",
+    "url",
+    "path",
+    "accessed",
+    "accessed_day",
+)
 # Where the answer goes in a number page, and the heading's and title's part for the day.
 VIEW = '<div id="asof-day" class="asof-view" hidden></div>'
 TITLE_DAY = '<span id="asof-title"></span>'
@@ -70,7 +80,7 @@ def valid_day(text: str) -> bool:
 
 
 def release_in_force(releases: list[list[str]], day: str) -> list[str] | None:
-    """The newest release ([date, label]) on or before `day`; None before the first.
+    """The newest release ([date, label, ...]) on or before `day`; None before the first.
 
     >>> release_in_force([["2007-05-01", "May 1, 2007"], ["2008-02-01", "February 1, 2008"]],
     ...                  "2008-03-17")
@@ -106,11 +116,15 @@ def fill(template: str, values: dict[str, str]) -> str:
 
 
 def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
-    release = release_in_force(releases, asked.day) or ["", ""]
+    """The placeholders' values for the day asked; `effective` is the release's notice
+    (renderer.pages_rules.releases_json) when the day is before the day it states it takes
+    effect, else empty (its paragraph is then not shown)."""
+    release = release_in_force(releases, asked.day) or ["", "", "", ""]
     return {
         "date": long_date(asked.day),
         "day": asked.day,
         "release": release[1],
+        "effective": release[3] if release[2] and asked.day < release[2] else "",
         "release_url": f"/releases/{release[0]}/" if release[0] else "/releases/",
         "url": asked.origin.rstrip("/") + asked.path,
         "path": asked.path,

@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from archive.effect import effect_notice, states_later_effect
 from archive.gaps import gap_between
 from lineage.runs import Run
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
 from renderer.citations import citations, day_citation, release_words
 from renderer.context import Site
-from renderer.environment import rule_url
+from renderer.environment import long_date, rule_url
 from renderer.explained import explained
 from renderer.names import write_numbers
 from renderer.queries import examples
@@ -38,12 +39,16 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     example_texts = examples(site.db)
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
     newest = dates[-1]
+    effects = effect_notices(site)
     site.env.globals["slot"] = slot
     site.env.globals["day_citation"] = day_citation
     names = site.model.names
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
-        items = [_run_dict(site, run, wording, example_texts, following, newest) for run in found]
+        items = [
+            _run_dict(site, run, wording, example_texts, following, newest, effects)
+            for run in found
+        ]
         keys = []
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
@@ -57,18 +62,37 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     write_rule_index(site, result)
     write_numbers(site, result)
     site.writer.file("rule/numbers.json", json.dumps(numbers).encode())
-    site.writer.file("rule/releases.json", releases_json(site))
+    site.writer.file("rule/releases.json", releases_json(site, effects))
     return result
 
 
-def releases_json(site: Site) -> bytes:
-    """[date, label] of every release, oldest first: which release was in force on a day
-    (renderer.asof_view.release_in_force, and static/asof.js), named as a citation names it
-    (a derived copy marked as such: the day's citation is filled from it)."""
-    names = site.model.names
-    return json.dumps(
-        [[day, release_words(day, names.get(day), day in site.derived)] for day in site.dates]
-    ).encode()
+def releases_json(site: Site, effects: dict[str, tuple[str, str]]) -> bytes:
+    """[date, label, stated, notice] of every release, oldest first: which release was in
+    force on a day (renderer.asof_view.release_in_force, and static/asof.js), named as a
+    citation names it (a derived copy marked as such: the day's citation is filled from it);
+    and, for a release whose text states a later day for it to take effect, that day and the
+    sentence a day before it adds (`effects`), else two empty strings."""
+    listed = []
+    for day in site.dates:
+        stated, notice = effects.get(day, ("", ""))
+        listed.append([day, _release_label(site, day), stated, notice])
+    return json.dumps(listed).encode()
+
+
+def _release_label(site: Site, day: str) -> str:
+    return release_words(day, site.model.names.get(day), day in site.derived)
+
+
+def effect_notices(site: Site) -> dict[str, tuple[str, str]]:
+    """Release -> (the later day its text states it takes effect, the sentence an answer
+    for a day before it adds: archive.effect), for the releases that state one."""
+    found = {}
+    for row in site.releases:
+        day, stated = row["date"], row["stated_date"]
+        if states_later_effect(day, stated):  # the release named as the page names it
+            words = effect_notice(_release_label(site, day), long_date(stated))
+            found[day] = (stated, f"{words[:1].upper()}{words[1:]}.")
+    return found
 
 
 def _run_dict(
@@ -78,6 +102,7 @@ def _run_dict(
     example_texts: dict[tuple[str, str], list[str]],
     following: dict[str, str],
     newest: str,
+    effects: dict[str, tuple[str, str]],
 ) -> dict[str, Any]:
     lineage = site.model.part_lineage.get(run.part_id)
     # A wording still in force says so without naming the newest release or counting
@@ -99,6 +124,9 @@ def _run_dict(
         "history": site.model.history_url.get(lineage) if lineage else None,
         "history_title": site.model.history_title(lineage) if lineage else None,
         "explained": explained(site, run.part_id, run.start),
+        # its first release states a later day to take effect: its page, the answer for the
+        # day it began, says so as the answer for any day before that does
+        "effect": effects.get(run.start, ("", ""))[1],
     }
 
 

@@ -194,9 +194,13 @@ def day_in_gap(db: Database, day: str | None) -> dict[str, Any] | None:
 
 def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]:
     """The clause `show` prints for (RULE, day asked) (archive.query.show), with `gap` when
-    the day lies in a gap in the archive (`day_in_gap`). When the store has no such clause,
-    the error says the day lies in a gap too: a release the archive lacks may have had it."""
+    the day lies in a gap in the archive (`day_in_gap`), and `takes_effect` when its release
+    states a later day for its rules to take effect (archive.effect). When the store has no
+    such clause, the error says the day lies in a gap too: a release the archive lacks may
+    have had it."""
+    from archive.effect import takes_effect_after
     from archive.query import show
+    from renderer.asof_view import valid_day
 
     rule, day = asked
     gap = day_in_gap(db, day)
@@ -207,6 +211,10 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
         raise LookupFailed(with_gap_notice(message, gap, rule, day)) from error
     if gap is not None:
         clause["gap"] = gap
+    if day is not None and valid_day(day):  # a day asked, not a release's name
+        stated = takes_effect_after(db, clause["release"], day)
+        if stated is not None:
+            clause["takes_effect"] = stated
     return clause
 
 

@@ -329,9 +329,10 @@ def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
         assert mark in result.output, result.output
     page = (scourge_site / "rule/420.5e/2003-05-26/index.html").read_text(encoding="utf-8")
     assert mark in page
-    days = json.loads((scourge_site / "rule/releases.json").read_text(encoding="utf-8"))
-    assert dict(days)["2003-05-26"] == mark
-    assert dict(days)["2003-07-01"] == "July 1, 2003 (Eighth Edition)"
+    listed = json.loads((scourge_site / "rule/releases.json").read_text(encoding="utf-8"))
+    labels = {day: label for day, label, _stated, _notice in listed}
+    assert labels["2003-05-26"] == mark
+    assert labels["2003-07-01"] == "July 1, 2003 (Eighth Edition)"
 
 
 def test_the_releases_table_says_a_row_is_counted_past_the_copy(scourge_site: Path):

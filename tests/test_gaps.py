@@ -252,7 +252,7 @@ def test_a_day_page_inside_a_gap_says_so(gap_site, number):
     noted = [(start, until) for start, until, html in segments if 'class="gap-note"' in html]
     assert noted == [("1999-11-02", "2001-07-23")]
     accessed = date(2026, 11, 30)
-    releases = [[day, day] for day in RELEASES]
+    releases = [[day, day, "", ""] for day in RELEASES]  # as /rule/releases.json lists them
 
     def shown(day: str) -> str:
         """The answer `serve` shows for the day, as words."""

@@ -392,6 +392,12 @@ def days_asked(db: Database) -> list[tuple[str, str]]:
     ]
 
 
+# Days before the release in force states it takes effect (archive.effect), which a random
+# day seldom hits: one answered by the number page, one by a wording's own page (708.2's
+# wording began with the release of July 8, 2009, which states July 11).
+BEFORE_EFFECT = (("702.37c", "2021-07-15"), ("708.2", "2009-07-08"))
+
+
 def words(text: str) -> str:
     """Text as words: the page shows _italics_ as emphasis, and spaces as HTML lays them."""
     return " ".join(text.replace("_", "").split())
@@ -404,9 +410,9 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
     on the whole archive: the same release in force and the same wording, or, when the
     number was not in use that day, no wording on either (the page says so, and names the
     release in force). A day on which the number's wording began is that wording's own
-    page."""
+    page. Both say so when the release states a later day for it to take effect."""
     problems, shown = [], 0
-    for number, day in days_asked(full_lineage):
+    for number, day in [*days_asked(full_lineage), *BEFORE_EFFECT]:
         result = CliRunner().invoke(
             main, ["show", number, "--as-of", day, "--json", "--db", db_file(full_lineage)]
         )
@@ -441,6 +447,13 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
                 problems.append(f"{label}: cite --day {on_day.output!r}, page {cited.get_text()!r}")
         if quote is None or words(clause["text"]) not in words(quote.get_text()):
             problems.append(f"{label}: the page's wording is not show's")
+        # a day before the release states it takes effect: both say so, or neither does
+        effect = answer.select_one("p.effect-note")
+        notice = effect.get_text().strip() if effect is not None else ""
+        if bool(notice) != ("takes_effect" in clause):
+            problems.append(
+                f"{label}: show's takes_effect {clause.get('takes_effect')}, page's {notice!r}"
+            )
     assert not problems, "\n".join(problems[:20])
     assert DAYS_ASKED / 5 < shown < DAYS_ASKED  # both kinds of answer were asked for
 

@@ -24,6 +24,7 @@ from sqlite_utils import Database
 from static_host import static_host
 
 from archive.errors import LookupFailed
+from archive.store import store_file
 from lineage.trace import trace
 from renderer.environment import long_date
 from rules_history.cli import main
@@ -31,6 +32,13 @@ from rules_history.cli import main
 DAY = "2008-03-17"
 ASKED = f"/rule/504.2/{DAY}/"
 WORDING = "Face-down spells on the stack, face-down permanents in play"
+# 2009-07-08 (Magic 2010) states that it is "effective as of July 11, 2009": held in force
+# from its file's date, as everywhere, it was published but not yet in effect on July 9.
+BEFORE_EFFECT = "/rule/708.2/2009-07-09/"
+EFFECT_NOTICE = (
+    "The release of July 8, 2009 (Magic 2010) states that it takes effect on July 11, 2009:"
+    " on the days before, it was published but not yet in effect."
+)
 # The browser has shown the day (also true only once a redirect has landed on the page).
 SHOWN = "() => { const v = document.getElementById('asof-day'); return v && !v.hidden; }"
 
@@ -69,6 +77,45 @@ def test_serve_answers_any_day_with_the_wording_in_force(served: str) -> None:
     status, later = fetch(served + "/rule/504.2/2009-06-01/")
     assert status == 200 and WORDING in later
     assert '<a href="/releases/2009-05-01/">May 1, 2009 (Alara Reborn)</a>' in later
+
+
+def day_view(html: str) -> str:
+    """The text of a page's answer for the day asked (as the server or the script shows it)."""
+    view = html.split('<div id="asof-day" class="asof-view">', 1)[1].split("</div>", 1)[0]
+    return " ".join(BeautifulSoup(view, "lxml").get_text().split())
+
+
+def test_a_day_before_its_release_takes_effect_says_so(
+    served: str, small_lineage: Database
+) -> None:
+    """The answer for a day between a release's file and the later day its text states it
+    takes effect says so, on the page and on the command line; from that day on, neither
+    does."""
+    status, html = fetch(served + BEFORE_EFFECT)
+    assert status == 200 and EFFECT_NOTICE in day_view(html)
+    assert "In force on July 9, 2009: the release of July 8, 2009" in day_view(html)
+    status, html = fetch(served + "/rule/708.2/2009-07-11/")
+    assert status == 200 and "takes effect" not in day_view(html)
+    assert '<p class="effect-note"></p>' in html  # empty: not shown
+    db_file = store_file(small_lineage)
+    assert db_file is not None
+    # the release's own date is a day before it too; the day it states, and after, are not
+    days = (("2009-07-08", "2009-07-11"), ("2009-07-10", "2009-07-11"), ("2009-07-11", None))
+    for day, stated in days:
+        shown = CliRunner().invoke(
+            main, ["show", "708.2", "--as-of", day, "--db", db_file, "--json"]
+        )
+        assert shown.exit_code == 0, shown.output
+        assert json.loads(shown.output).get("takes_effect") == stated, day
+    said = CliRunner().invoke(main, ["show", "708.2@2009-07-09", "--db", db_file])
+    assert (
+        said.exit_code == 0
+        and (
+            "note: the release of 2009-07-08 states that it takes effect on 2009-07-11: on the days"
+            " before, it was published but not yet in effect\n"
+        )
+        in said.output
+    )
 
 
 def test_serve_says_what_an_unused_number_became(served: str) -> None:
@@ -176,6 +223,10 @@ def test_static_host_shows_the_day_with_javascript(browser, small_site: Path) ->
         page.click("#asof-day a[href='/rule/707.2a/2012-01-01/']")
         page.wait_for_function(SHOWN)
         assert page.locator("h1").inner_text() == "Rule 707.2a as of January 1, 2012"
+        assert not page.locator("#asof-day p.effect-note").is_visible()
+        page.goto(base + BEFORE_EFFECT)  # the script says it too, as the server does
+        page.wait_for_function(SHOWN)
+        assert page.locator("#asof-day p.effect-note").inner_text() == EFFECT_NOTICE
     # A host without rewrites answers 404; its page's script goes to the number page.
     with static_host(small_site, rewrites=False) as host:
         base = host.url

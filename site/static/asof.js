@@ -47,12 +47,14 @@
   });
   if (!chosen) return;
   fetch("/rule/releases.json").then(function (r) { return r.json(); }).then(function (releases) {
-    var release = ["", ""];
+    var release = ["", "", "", ""];
     releases.forEach(function (r) { if (r[0] <= day) release = r; });
     var now = new Date();
     var accessed = now.getFullYear() + "-" + pad(now.getMonth() + 1) + "-" + pad(now.getDate());
     var values = {
       date: longDate(day), day: day, release: release[1],
+      // the release's own notice, on a day before the one it states it takes effect
+      effective: release[2] && day < release[2] ? release[3] : "",
       release_url: release[0] ? "/releases/" + release[0] + "/" : "/releases/",
       url: location.origin + path, path: path,
       accessed: longDate(accessed), accessed_day: accessed
