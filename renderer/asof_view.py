@@ -119,13 +119,14 @@ def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
     """The placeholders' values for the day asked; `effective` is the release's notice
     (renderer.pages_rules.releases_json) when the day is before the day it states it takes
     effect, else empty (its paragraph is then not shown)."""
-    release = release_in_force(releases, asked.day) or ["", "", "", ""]
+    # a site built before the list named the effective days lists [date, label] only
+    day, label, stated, notice = [*(release_in_force(releases, asked.day) or []), *[""] * 4][:4]
     return {
         "date": long_date(asked.day),
         "day": asked.day,
-        "release": release[1],
-        "effective": release[3] if release[2] and asked.day < release[2] else "",
-        "release_url": f"/releases/{release[0]}/" if release[0] else "/releases/",
+        "release": label,
+        "effective": notice if stated and asked.day < stated else "",
+        "release_url": f"/releases/{day}/" if day else "/releases/",
         "url": asked.origin.rstrip("/") + asked.path,
         "path": asked.path,
         "accessed": long_date(asked.accessed.isoformat()),

@@ -26,6 +26,7 @@ from static_host import static_host
 from archive.errors import LookupFailed
 from archive.store import store_file
 from lineage.trace import trace
+from renderer.asof_view import Asked, values
 from renderer.environment import long_date
 from rules_history.cli import main
 
@@ -116,6 +117,27 @@ def test_a_day_before_its_release_takes_effect_says_so(
         )
         in said.output
     )
+
+
+def test_a_days_values_read_the_list_of_releases_of_either_form() -> None:
+    """`serve` fills a day's placeholders from the site's /rule/releases.json: the notice
+    only before the day the release states; a day before the first release, and the list of
+    a site built before it named effective days ([date, label]), still answer."""
+
+    def on(day: str, listed: list[list[str]]) -> dict[str, str]:
+        return values(Asked("708.2", day, "/rule/708.2/x/", "http://h", date(2026, 11, 30)), listed)
+
+    listed = [
+        ["2009-05-01", "May 1, 2009", "", ""],
+        ["2009-07-08", "July 8, 2009", "2009-07-11", "Not yet in effect."],
+    ]
+    assert on("2009-07-09", listed)["effective"] == "Not yet in effect."
+    assert on("2009-07-11", listed)["effective"] == on("2009-06-01", listed)["effective"] == ""
+    assert on("2009-07-11", listed)["release"] == "July 8, 2009"
+    before = on("2000-01-01", listed)
+    assert (before["release"], before["release_url"], before["effective"]) == ("", "/releases/", "")
+    older = on("2009-07-09", [["2009-05-01", "May 1, 2009"], ["2009-07-08", "July 8, 2009"]])
+    assert (older["release"], older["effective"]) == ("July 8, 2009", "")
 
 
 def test_serve_says_what_an_unused_number_became(served: str) -> None:
