@@ -125,7 +125,9 @@ def _run_dict(
         "history_title": site.model.history_title(lineage) if lineage else None,
         "explained": explained(site, run.part_id, run.start),
         # its first release states a later day to take effect: its page, the answer for the
-        # day it began, says so as the answer for any day before that does
+        # day it began, says so as the answer for any day before that does, and the number
+        # page's list of every day gives that day
+        "takes_effect": effects.get(run.start, ("", ""))[0],
         "effect": effects.get(run.start, ("", ""))[1],
     }
 

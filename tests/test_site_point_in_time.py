@@ -98,6 +98,12 @@ def test_a_day_before_its_release_takes_effect_says_so(
     status, html = fetch(served + "/rule/708.2/2009-07-11/")
     assert status == 200 and "takes effect" not in day_view(html)
     assert '<p class="effect-note"></p>' in html  # empty: not shown
+    # the number page's list of every day, read without JavaScript, gives the day too
+    listed = BeautifulSoup(html, "lxml").select_one('ul.days li.day-run[data-start="2009-07-08"]')
+    assert listed is not None
+    assert "which states that it takes effect on July 11, 2009." in " ".join(
+        listed.get_text().split()
+    )
     db_file = store_file(small_lineage)
     assert db_file is not None
     # the release's own date is a day before it too; the day it states, and after, are not
