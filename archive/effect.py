@@ -1,12 +1,12 @@
 """A release read before the day it states it takes effect.
 
 The archive holds a release in force from the date of its file (`archive.query.
-release_in_force`). Twenty texts state a later day ("These rules are effective as of July
-23, 2021." in the file of July 12): on the days between, the rules were published but not
-yet in effect, and a judge citing them should know. Every answer for such a day says so in
-the same words: `show` (and `RULE@DATE`), and /rule/N/DAY/ on the server and in the
-browser, which fill it from the site's list of releases (`renderer.pages_rules.
-releases_json`).
+release_in_force`). Fifteen texts state a later day ("These rules are effective as of July
+23, 2021." in the file of July 12; five more state an earlier one): on the days between,
+the rules were published but not yet in effect, and a judge citing them should know. Every
+answer for such a day says so in the same words: `show` (and `RULE@DATE`), and
+/rule/N/DAY/ on the server and in the browser, which fill it from the site's list of
+releases (`renderer.pages_rules.releases_json`).
 """
 
 from __future__ import annotations

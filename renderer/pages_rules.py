@@ -105,6 +105,7 @@ def _run_dict(
     effects: dict[str, tuple[str, str]],
 ) -> dict[str, Any]:
     lineage = site.model.part_lineage.get(run.part_id)
+    takes_effect, effect = effects.get(run.start, ("", ""))
     # A wording still in force says so without naming the newest release or counting
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest
@@ -127,8 +128,8 @@ def _run_dict(
         # its first release states a later day to take effect: its page, the answer for the
         # day it began, says so as the answer for any day before that does, and the number
         # page's list of every day gives that day
-        "takes_effect": effects.get(run.start, ("", ""))[0],
-        "effect": effects.get(run.start, ("", ""))[1],
+        "takes_effect": takes_effect,
+        "effect": effect,
     }
 
 
