@@ -74,6 +74,7 @@ def cite(
     """Cite RULE (a number, or a section or keyword title; RULE@DATE as `trace` takes it)
     as it read on a date: the same permalink, release and formats as the rule's page on the
     site (the wording's page; with --day, the day's)."""
+    from archive.effect import effect_notice
     from archive.gaps import day_gap_notice
     from archive.query import release_dates
     from lineage.derived import is_derived
@@ -124,6 +125,7 @@ def cite(
                 "day": {"path": path, "text": on},
                 "also_named": clause["also_named"],
                 "gap": clause.get("gap"),
+                "takes_effect": clause.get("takes_effect"),
             }
         )
         return
@@ -131,6 +133,8 @@ def cite(
         click.echo(also_named_note(rule, as_of, clause["also_named"]), err=True)
     if "gap" in clause:  # the day's page says so too (renderer.asof_segments.day_segments)
         click.echo(f"note: {day_gap_notice(clause['gap'], day)}", err=True)
+    if "takes_effect" in clause:  # as `show` and the day's page say it
+        click.echo(f"note: {effect_notice(release, clause['takes_effect'])}", err=True)
     if on_day:
         click.echo(on)
         return

@@ -111,3 +111,24 @@ def test_a_rule_on_a_day_is_written_as_trace_takes_it(store: str) -> None:
         assert at.output == as_of.output
     code, output = run(store, "504.2@2008-03-17", "--as-of", "2024-06-07")
     assert code == 1 and output.count("\n") == 1 and "give one" in output
+
+
+def test_a_day_before_its_release_takes_effect_is_cited_with_that_said(store: str) -> None:
+    """The 2021-07-12 text states it takes effect on July 23: `show` and the day's page say
+    so for July 15, and so does `cite` (on stderr, beside the citation a reader copies, and
+    in its JSON); a day after it says nothing of it."""
+    runner = CliRunner()
+    before = runner.invoke(main, ["cite", "708.2@2021-07-15", "--day", "--db", store])
+    assert before.exit_code == 0, before.output
+    assert before.stderr.splitlines() == [
+        "note: the release of 2021-07-12 states that it takes effect on 2021-07-23: on the"
+        " days before, it was published but not yet in effect"
+    ]
+    assert "in force on July 15, 2021" in before.stdout
+    as_json = json.loads(
+        runner.invoke(main, ["cite", "708.2@2021-07-15", "--json", "--db", store]).stdout
+    )
+    assert as_json["takes_effect"] == "2021-07-23"
+    after = runner.invoke(main, ["cite", "708.2@2021-07-23", "--day", "--json", "--db", store])
+    assert after.exit_code == 0 and json.loads(after.stdout)["takes_effect"] is None
+    assert after.stderr == ""

@@ -443,8 +443,10 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
                 ["cite", f"{number}@{day}", "--day", "--base-url", full_served]
                 + ["--db", db_file(full_lineage)],
             )
-            if on_day.output.strip() != cited.get_text():
-                problems.append(f"{label}: cite --day {on_day.output!r}, page {cited.get_text()!r}")
+            if on_day.stdout.strip() != cited.get_text():
+                problems.append(f"{label}: cite --day {on_day.stdout!r}, page {cited.get_text()!r}")
+            if ("takes_effect" in clause) != ("takes effect on" in on_day.stderr):
+                problems.append(f"{label}: show's takes_effect, cite's {on_day.stderr!r}")
         if quote is None or words(clause["text"]) not in words(quote.get_text()):
             problems.append(f"{label}: the page's wording is not show's")
         # a day before the release states it takes effect: both say so, or neither does
