@@ -54,9 +54,11 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
             keys.append(_run_key(item, found[i].version))
-            lineage = site.model.part_lineage.get(found[i].part_id)
-            _run_page(site, number, item, keys[-1], lineage, names)
+        # The number's page first: its folder holds its wordings' folders, and a page
+        # written before its folder's parent costs three calls to make them, not one.
         _number_page(site, number, items, keys, number_segments(site.model, found, items))
+        for run, item, key in zip(found, items, keys, strict=True):
+            _run_page(site, number, item, key, site.model.part_lineage.get(run.part_id), names)
         result[number] = items
     numbers = sorted(result, key=sort_key)
     write_rule_index(site, result)
