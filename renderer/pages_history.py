@@ -340,7 +340,7 @@ def _picture(h: dict[str, Any]) -> Markup:
         WordingMark(i, w["first"], w["kind"] or "") for i, w in enumerate(h["wordings"], start=1)
     ]
     name = ("rule " if h["numbered"] else "") + " → ".join(h["numbers"])
-    return spans_svg(bands, marks, h["axis_end"], name)
+    return spans_svg(bands, marks, h["axis_end"], name, "numbers" if h["numbered"] else "names")
 
 
 def _witnesses(site: Site, release: str, number: str) -> list[dict[str, Any]]:

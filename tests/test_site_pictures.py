@@ -252,3 +252,21 @@ def test_every_history_counts_its_wordings_alike(small_site: Path) -> None:
         current_quiet += last.get("data-kind") == FORMATTING and not folded
         checked += 1
     assert checked > 500 and current_quiet > 10
+
+
+def test_a_glossary_entrys_history_calls_its_terms_names(small_site: Path) -> None:
+    """A glossary entry has no number: its history drew and listed "the numbers" it had
+    ("State-Based Effects", "State-Based Actions"); a judge reads those as names."""
+    page = history_of(small_site, "State-Based Actions", "State-Based Effects")
+    assert page.find("h2", id="numbers").get_text() == "Names it had"
+    svg = picture(page, "number-spans")
+    title = page.find(id=svg["aria-labelledby"].split()[0]).get_text()
+    assert title == "The names of State-Based Effects → State-Based Actions over the years"
+    assert [th.get_text() for th in page.select("#numbers ~ div.table-wrap th[scope=col]")] == [
+        "Name",
+        "First",
+        "Last",
+    ]
+    assert "Each band is a name the entry had" in page.find("figcaption").get_text()
+    rule = history_of(small_site, "708.2", "504.2")  # a rule's history still says numbers
+    assert rule.find("h2", id="numbers").get_text() == "Numbers it had"

@@ -51,10 +51,15 @@ class WordingMark:
 
 
 def spans_svg(
-    spans: Sequence[NumberSpan], marks: Sequence[WordingMark], end_year: int, name: str
+    spans: Sequence[NumberSpan],
+    marks: Sequence[WordingMark],
+    end_year: int,
+    name: str,
+    labels: str = "numbers",
 ) -> Markup:
     """The bands of `spans` (in order) with `marks` on them; the axis ends on 1 January of
-    `end_year`. `name` is how the page names the clause ('rule 504.2 → 708.2')."""
+    `end_year`. `name` is how the page names the clause ('rule 504.2 → 708.2'), `labels`
+    what its bands are ('numbers'; a glossary entry's, 'names')."""
     start = int(spans[0].first[:4])
 
     def x(day: str | float | None) -> float:
@@ -72,7 +77,7 @@ def spans_svg(
         "numbers-picture",
         WIDTH,
         height,
-        f"The numbers of {name} over the years",
+        f"The {labels} of {name} over the years",
         _description(spans, marks),
         "".join(rows) + axis,
         "number-spans",
