@@ -1,6 +1,8 @@
-"""A number's runs: the stretches of consecutive releases in which a clause number kept one
-exact wording. Each run has a page, `/rule/NUMBER/START/`, the permalink the site's
-citations and `rules-history cite` give.
+"""A number's runs: the stretches of consecutive releases in which a clause number named one
+clause (one lineage) in one exact wording. Each run has a page, `/rule/NUMBER/START/`, the
+permalink the site's citations and `rules-history cite` give. The same words under the same
+number may be another clause: in 2009-07-08 sections 300, 400 and 600 each went to another
+section, all titled "General", and their wordings begin there.
 
 A derived answer like the others (`lineage.answers`): the pipeline stores the runs in
 `number_runs`, and the readers (the site's model, `cite`) read them. Reading them was a scan
@@ -20,7 +22,8 @@ NUMBERED_KINDS = ("chapter", "section", "rule", "subrule")
 
 @dataclass
 class Run:
-    """A stretch of consecutive releases in which a number kept one exact wording."""
+    """A stretch of consecutive releases in which a number named one clause in one exact
+    wording."""
 
     number: str
     start: str
@@ -50,9 +53,10 @@ def store_runs(db: Database, dates: list[str], start: str) -> int:
     """Store the runs of the releases from `start` on, the runs before it kept (those open
     at the release before are extended); returns how many runs were written.
 
-    A gap (the number absent from a release) or a new wording starts a run. The rows come by
-    number, then release, then place: a number printed twice in one release is the row right
-    after its first (and is skipped), and each row extends or follows the run before it."""
+    A gap (the number absent from a release), a new wording or another clause (lineage)
+    under the number starts a run. The rows come by number, then release, then place: a
+    number printed twice in one release is the row right after its first (and is skipped),
+    and each row extends or follows the run before it."""
     if not dates:
         db.conn.execute("DELETE FROM number_runs")
         return 0
@@ -66,16 +70,18 @@ def store_runs(db: Database, dates: list[str], start: str) -> int:
     else:
         db.conn.execute("DELETE FROM number_runs WHERE start >= ?", [start])
         db.conn.execute("UPDATE number_runs SET end = ? WHERE end > ?", [before, before])
-    open_runs = {
-        row[0]: Run(*row)
-        for row in db.execute(
-            "SELECT number, start, end, version, part_id FROM number_runs WHERE end = ?",
-            [before],
-        )
-    }
+    open_runs: dict[str, tuple[Run, int | None]] = {}  # number -> (run, its lineage)
+    for *row, lineage in db.execute(
+        """SELECT r.number, r.start, r.end, r.version, r.part_id, m.lineage_id
+           FROM number_runs r LEFT JOIN lineage_members m ON m.part_id = r.part_id
+           WHERE r.end = ?""",
+        [before],
+    ):
+        open_runs[row[0]] = (Run(*row), lineage)
     rows = db.execute(
-        f"""SELECT parts.number, releases.date, parts.version_hash, parts.id
+        f"""SELECT parts.number, releases.date, parts.version_hash, parts.id, m.lineage_id
             FROM parts JOIN releases ON releases.capture_id = parts.capture_id
+            LEFT JOIN lineage_members m ON m.part_id = parts.id
             WHERE parts.number IS NOT NULL AND parts.kind IN {NUMBERED_KINDS}
               AND releases.date >= ?
             ORDER BY parts.number, releases.date, parts.position""",
@@ -84,19 +90,21 @@ def store_runs(db: Database, dates: list[str], start: str) -> int:
     written: list[Run] = []
     last_number = last_day = None
     previous: Run | None = None
-    for number, day, version, part_id in rows:
+    previous_lineage: int | None = None
+    for number, day, version, part_id, lineage in rows:
         if number == last_number and day == last_day:
             continue  # printed twice in one release: the first counts
         if number != last_number:
-            previous = open_runs.get(number)
+            previous, previous_lineage = open_runs.get(number, (None, None))
         if (
             previous is not None
             and index[previous.end] + 1 == index[day]  # the release right after its end
             and previous.version == version
+            and previous_lineage == lineage
         ):
             previous.end = day
         else:
-            previous = Run(number, day, day, version, part_id)
+            previous, previous_lineage = Run(number, day, day, version, part_id), lineage
         if not written or written[-1] is not previous:
             written.append(previous)
         last_number, last_day = number, day

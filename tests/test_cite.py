@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from sqlite_utils import Database
 
@@ -49,6 +50,9 @@ def page_formats(page: Path) -> dict[str, str]:
         ("504.2", "2008-02-01", "504.2", "2008-02-01"),
         # the face-down rule in 2024: its words since the 2021 renumbering
         ("708.2", "2024-06-07", "708.2", "2021-07-12"),
+        # section 300's "General" since 2009 is another clause (Card Types', not Turn
+        # Structure's) in the same words: its wording begins there
+        ("300", "2018-10-05", "300", "2009-07-08"),
     ],
 )
 def test_the_cli_cites_as_the_rule_page_does(
@@ -132,3 +136,28 @@ def test_a_day_before_its_release_takes_effect_is_cited_with_that_said(store: st
     after = runner.invoke(main, ["cite", "708.2@2021-07-23", "--day", "--json", "--db", store])
     assert after.exit_code == 0 and json.loads(after.stdout)["takes_effect"] is None
     assert after.stderr == ""
+
+
+def test_the_same_words_under_a_number_are_two_wordings_when_the_clause_changed(
+    store: str, small_site: Path
+) -> None:
+    """In 2009-07-08 section 300 went from Turn Structure's "General" to Card Types': the
+    same word, another clause. `cite` dated today's 300 to the first release and the number
+    page listed one clause; both now begin a wording there, each with its own history, as
+    `trace` follows today's 300 back to 2003's 212.1."""
+    trace = CliRunner().invoke(main, ["trace", "300@2018-10-05", "--json", "--db", store])
+    assert [entry["number"] for entry in json.loads(trace.stdout)["entries"]][:2] == [
+        "212.1",
+        "300",
+    ]
+    page = BeautifulSoup((small_site / "rule/300/index.html").read_text(encoding="utf-8"), "lxml")
+    wordings = {a["href"] for a in page.select('a[href^="/rule/300/2"]')}
+    assert wordings == {"/rule/300/2002-10-07/", "/rule/300/2009-07-08/"}
+
+    def history(wording: str) -> str:
+        path = small_site / wording.strip("/") / "index.html"
+        found = BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
+        return found.select_one('nav.pager a[href^="/history/"]')["href"]
+
+    assert history("/rule/300/2002-10-07/") != history("/rule/300/2009-07-08/")
+    assert history("/rule/300/2009-07-08/").endswith("/212.1/")  # first seen as 212.1
