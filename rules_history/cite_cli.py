@@ -57,7 +57,8 @@ FORMATS = ("plain", "bibtex", "csl", "wiki")
     "on_day",
     is_flag=True,
     help="Cite the day asked, as the site's /rule/N/DAY/ does (in force on DAY, the release"
-    " then in force), rather than the wording's own page.",
+    " then in force), rather than the wording's own page (on a wording's first day, that"
+    " address is its page: the wording is cited).",
 )
 @db_option
 @json_option
@@ -111,13 +112,16 @@ def cite(
     )
     day = asked[1] if asked[1] is not None and valid_day(asked[1]) else release
     path = f"{rule_url(number)}{day}/"  # the day's page, as the site serves it
-    on = day_citation(
-        number,
-        long_date(day),
-        release_words(release, names.get(release), is_derived(db, release)),
-        base_url.rstrip("/") + path,
-        long_date(today),
-    )
+    if day == run.start:  # that page is the wording's own, which cites the wording
+        on = next(f["text"] for f in cited["formats"] if f["key"] == "plain")
+    else:
+        on = day_citation(
+            number,
+            long_date(day),
+            release_words(release, names.get(release), is_derived(db, release)),
+            base_url.rstrip("/") + path,
+            long_date(today),
+        )
     if as_json:
         print_json(
             {
