@@ -25,6 +25,7 @@ from rules_history.options import (
     clause_on_day,
     current_store,
     db_option,
+    duplicate_note,
     json_option,
     print_json,
     reports_errors,
@@ -163,6 +164,8 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
         click.echo(f"note: {effect_notice(clause['release'], clause['takes_effect'])}")
     if clause.get("also_named"):  # the name is not one clause: say which others it names
         click.echo(also_named_note(rule, as_of, clause["also_named"]))
+    if clause.get("duplicates"):  # an error of the official text, said as JSON says it
+        click.echo(f"note: {duplicate_note(clause)}")
     click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])
     for example in clause["examples"]:
         click.echo(example)

@@ -247,3 +247,19 @@ def _where_number_went(db: Database, rule: str, day: str | None) -> str | None:
     number = canonical_number(found.number)
     went = where_it_went(db, number, release)
     return f"there is no rule {number} in the {release} release{went}" if went else None
+
+
+TIMES = {2: "twice", 3: "three times"}  # how a note counts a number printed again
+
+
+def duplicate_note(clause: dict[str, Any]) -> str:
+    """What `show` says of a number its release prints more than once (2024-09-17 numbers
+    both Offspring and Impending 702.175): the clause shown is the first, and the rules
+    numbered under the number may be either's."""
+    times = TIMES.get(clause["duplicates"] + 1, f"{clause['duplicates'] + 1} times")
+    return (
+        f"the {clause['release']} release prints {clause['number']} {times} (an error of"
+        f" its text): this shows the first, whatever name asked for it, and the rules numbered"
+        f" under it may belong to any of them;"
+        f" `export {clause['release']}` shows each in place"
+    )
