@@ -79,17 +79,18 @@ def valid_day(text: str) -> bool:
     return True
 
 
-def release_in_force(releases: list[list[str]], day: str) -> list[str] | None:
-    """The newest release ([date, label, ...]) on or before `day`; None before the first.
+def in_force_at(releases: list[list[str]], day: str) -> int:
+    """The place in `releases` ([date, label, ...], oldest first) of the newest release on
+    or before `day`; -1 before the first.
 
-    >>> release_in_force([["2007-05-01", "May 1, 2007"], ["2008-02-01", "February 1, 2008"]],
-    ...                  "2008-03-17")
-    ['2008-02-01', 'February 1, 2008']
+    >>> in_force_at([["2007-05-01", "May 1, 2007"], ["2008-02-01", "February 1, 2008"]],
+    ...             "2008-03-17")
+    1
     """
-    found = None
-    for release in releases:
+    found = -1
+    for i, release in enumerate(releases):
         if release[0] <= day:
-            found = release
+            found = i
     return found
 
 
@@ -116,16 +117,24 @@ def fill(template: str, values: dict[str, str]) -> str:
 
 
 def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
-    """The placeholders' values for the day asked; `effective` is the release's notice
-    (renderer.pages_rules.releases_json) when the day is before the day it states it takes
-    effect, else empty (its paragraph is then not shown)."""
+    """The placeholders' values for the day asked; `effective` is a release's notice
+    (renderer.pages_rules.releases_json): the one in force, when the day is before the later
+    day it states it takes effect; or the next one, when the day is on or after the earlier
+    day it states it took effect; else empty (its paragraph is then not shown)."""
     # a site built before the list named the effective days lists [date, label] only
-    day, label, stated, notice = [*(release_in_force(releases, asked.day) or []), *[""] * 4][:4]
+    listed = [[*release, *[""] * 4][:4] for release in releases]
+    at = in_force_at(listed, asked.day)
+    day, label, stated, notice = listed[at] if at >= 0 else [""] * 4
+    effective = notice if stated and day < stated and asked.day < stated else ""
+    if not effective and at + 1 < len(listed):
+        upcoming, _label, early, early_notice = listed[at + 1]
+        if early and early < upcoming and early <= asked.day:
+            effective = early_notice
     return {
         "date": long_date(asked.day),
         "day": asked.day,
         "release": label,
-        "effective": notice if stated and asked.day < stated else "",
+        "effective": effective,
         "release_url": f"/releases/{day}/" if day else "/releases/",
         "url": asked.origin.rstrip("/") + asked.path,
         "path": asked.path,

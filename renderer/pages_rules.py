@@ -15,7 +15,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from archive.effect import effect_notice, states_later_effect
+from archive.effect import (
+    early_effect_notice,
+    effect_notice,
+    states_earlier_effect,
+    states_later_effect,
+)
 from archive.gaps import gap_between
 from lineage.runs import Run
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
@@ -70,10 +75,11 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
 
 def releases_json(site: Site, effects: dict[str, tuple[str, str]]) -> bytes:
     """[date, label, stated, notice] of every release, oldest first: which release was in
-    force on a day (renderer.asof_view.release_in_force, and static/asof.js), named as a
+    force on a day (renderer.asof_view.values, and static/asof.js), named as a
     citation names it (a derived copy marked as such: the day's citation is filled from it);
-    and, for a release whose text states a later day for it to take effect, that day and the
-    sentence a day before it adds (`effects`), else two empty strings."""
+    and, for a release whose text states another day for it to take effect, that day and the
+    sentence the days between add (`effects`), else two empty strings: a later day, for
+    the days before it; an earlier one, for the days from it to the file's date."""
     listed = []
     for day in site.dates:
         stated, notice = effects.get(day, ("", ""))
@@ -86,14 +92,19 @@ def _release_label(site: Site, day: str) -> str:
 
 
 def effect_notices(site: Site) -> dict[str, tuple[str, str]]:
-    """Release -> (the later day its text states it takes effect, the sentence an answer
-    for a day before it adds: archive.effect), for the releases that state one."""
+    """Release -> (the other day its text states it takes effect, the sentence an answer
+    for a day between adds: archive.effect), for the releases that state one."""
     found = {}
     for row in site.releases:
         day, stated = row["date"], row["stated_date"]
-        if states_later_effect(day, stated):  # the release named as the page names it
-            words = effect_notice(_release_label(site, day), long_date(stated))
-            found[day] = (stated, f"{words[:1].upper()}{words[1:]}.")
+        label = _release_label(site, day)  # the release named as the page names it
+        if states_later_effect(day, stated):
+            words = effect_notice(label, long_date(stated))
+        elif states_earlier_effect(day, stated):
+            words = early_effect_notice(label, long_date(stated))
+        else:
+            continue
+        found[day] = (stated, f"{words[:1].upper()}{words[1:]}.")
     return found
 
 
@@ -108,6 +119,8 @@ def _run_dict(
 ) -> dict[str, Any]:
     lineage = site.model.part_lineage.get(run.part_id)
     takes_effect, effect = effects.get(run.start, ("", ""))
+    if not states_later_effect(run.start, takes_effect or None):  # in effect on its first day
+        takes_effect, effect = "", ""
     # A wording still in force says so without naming the newest release or counting
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest

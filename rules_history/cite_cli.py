@@ -75,7 +75,7 @@ def cite(
     """Cite RULE (a number, or a section or keyword title; RULE@DATE as `trace` takes it)
     as it read on a date: the same permalink, release and formats as the rule's page on the
     site (the wording's page; with --day, the day's)."""
-    from archive.effect import effect_notice
+    from archive.effect import early_effect_notice, effect_notice
     from archive.gaps import day_gap_notice
     from archive.query import release_dates
     from lineage.derived import is_derived
@@ -130,6 +130,7 @@ def cite(
                 "also_named": clause["also_named"],
                 "gap": clause.get("gap"),
                 "takes_effect": clause.get("takes_effect"),
+                "took_effect": clause.get("took_effect"),
             }
         )
         return
@@ -139,6 +140,8 @@ def cite(
         click.echo(f"note: {day_gap_notice(clause['gap'], day)}", err=True)
     if "takes_effect" in clause:  # as `show` and the day's page say it
         click.echo(f"note: {effect_notice(release, clause['takes_effect'])}", err=True)
+    if "took_effect" in clause:
+        click.echo(f"note: {early_effect_notice(**clause['took_effect'])}", err=True)
     if on_day:
         click.echo(on)
         return

@@ -142,7 +142,7 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     "face-down spells and permanents") or a glossary term ("morph (glossary)" when a title
     has the same name); a heading shows everything numbered under it. RULE@DATE (as `trace`
     takes it) is RULE with --as-of DATE."""
-    from archive.effect import effect_notice
+    from archive.effect import early_effect_notice, effect_notice
     from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, is_derived
 
@@ -162,6 +162,8 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
         click.echo(f"note: {day_gap_notice(clause['gap'], str(asked[1]))}")
     if "takes_effect" in clause:
         click.echo(f"note: {effect_notice(clause['release'], clause['takes_effect'])}")
+    if "took_effect" in clause:
+        click.echo(f"note: {early_effect_notice(**clause['took_effect'])}")
     if clause.get("also_named"):  # the name is not one clause: say which others it names
         click.echo(also_named_note(rule, as_of, clause["also_named"]))
     if clause.get("duplicates"):  # an error of the official text, said as JSON says it

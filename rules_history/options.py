@@ -194,27 +194,33 @@ def day_in_gap(db: Database, day: str | None) -> dict[str, Any] | None:
 
 def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]:
     """The clause `show` prints for (RULE, day asked) (archive.query.show), with `gap` when
-    the day lies in a gap in the archive (`day_in_gap`), and `takes_effect` when its release
-    states a later day for its rules to take effect (archive.effect). When the store has no
-    such clause, the error says the day lies in a gap too: a release the archive lacks may
-    have had it."""
-    from archive.effect import takes_effect_after
+    the day lies in a gap in the archive (`day_in_gap`), `takes_effect` when its release
+    states a later day for its rules to take effect, and `took_effect` ({release, stated})
+    when the next release states it took effect on or before the day (archive.effect). When
+    the store has no such clause, the error says the day lies in a gap too (a release the
+    archive lacks may have had it), or that the next release was already in effect."""
+    from archive.effect import early_effect_notice, takes_effect_after, took_effect_before
     from archive.query import show
     from renderer.asof_view import valid_day
 
     rule, day = asked
     gap = day_in_gap(db, day)
+    early = took_effect_before(db, day) if day is not None and valid_day(day) else None
     try:
         clause = show(db, rule, day)
     except LookupFailed as error:
-        message = _where_number_went(db, rule, day) or str(error)
-        raise LookupFailed(with_gap_notice(message, gap, rule, day)) from error
+        message = with_gap_notice(_where_number_went(db, rule, day) or str(error), gap, rule, day)
+        if early is not None and rule.strip():
+            message = f"{message}; {early_effect_notice(*early)}"
+        raise LookupFailed(message) from error
     if gap is not None:
         clause["gap"] = gap
     if day is not None and valid_day(day):  # a day asked, not a release's name
         stated = takes_effect_after(db, clause["release"], day)
         if stated is not None:
             clause["takes_effect"] = stated
+    if early is not None:
+        clause["took_effect"] = {"release": early[0], "stated": early[1]}
     return clause
 
 

@@ -28,7 +28,9 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from conftest import serving
 from sqlite_utils import Database
+from static_host import static_host
 from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, compare
+from test_site_point_in_time import SHOWN
 
 from archive.store import store_file
 from lineage.derived import derived_releases
@@ -397,7 +399,16 @@ def days_asked(db: Database) -> list[tuple[str, str]]:
 # Days before the release in force states it takes effect (archive.effect), which a random
 # day seldom hits: one answered by the number page, one by a wording's own page (708.2's
 # wording began with the release of July 8, 2009, which states July 11).
-BEFORE_EFFECT = (("702.37c", "2021-07-15"), ("708.2", "2009-07-08"))
+# Days whose release in force by file date is not the one in effect by its text: before the
+# later day a release states (2021-07-12: July 23; 2009-07-08: July 11), and from the earlier
+# day the next release states (2024-08-02: July 30), where 702.175 is not yet a rule.
+BEFORE_EFFECT = (
+    ("702.37c", "2021-07-15"),
+    ("708.2", "2009-07-08"),
+    ("702.37c", "2024-07-31"),
+    ("702.175", "2024-07-31"),
+)
+EFFECT_SAID = ("takes effect on", "took effect on")  # what show's and cite's notes say
 
 
 def words(text: str) -> str:
@@ -429,11 +440,16 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
         answer = BeautifulSoup(view, "lxml")
         quote = answer.select_one("blockquote.wording")
         label = f"{number} on {day}"
+        # a day whose release in force is not the one in effect: both say so, or neither does
+        effect = answer.select_one("p.effect-note")
+        notice = effect.get_text().strip() if effect is not None else ""
         if clause is None:
             if state != "unused" or quote is not None:
                 problems.append(f"{label}: show says {result.output.strip()!r}; the page quotes")
             elif f"in the {release} release" not in result.output:
                 problems.append(f"{label}: page's release {release}; show: {result.output}")
+            elif bool(notice) != any(said in result.output for said in EFFECT_SAID):
+                problems.append(f"{label}: show says {result.output!r}, the page {notice!r}")
             continue
         shown += 1
         if state != "inforce" or release != clause["release"]:
@@ -452,16 +468,15 @@ def test_any_day_of_any_number_reads_as_show_gives_it(
             )
             if on_day.stdout.strip() != shown_citation:
                 problems.append(f"{label}: cite --day {on_day.stdout!r}, page {shown_citation!r}")
-            if ("takes_effect" in clause) != ("takes effect on" in on_day.stderr):
-                problems.append(f"{label}: show's takes_effect, cite's {on_day.stderr!r}")
+            said = any(words in on_day.stderr for words in EFFECT_SAID)
+            if ("takes_effect" in clause or "took_effect" in clause) != said:
+                problems.append(f"{label}: show's notes, cite's {on_day.stderr!r}")
         if quote is None or words(clause["text"]) not in words(quote.get_text()):
             problems.append(f"{label}: the page's wording is not show's")
-        # a day before the release states it takes effect: both say so, or neither does
-        effect = answer.select_one("p.effect-note")
-        notice = effect.get_text().strip() if effect is not None else ""
-        if bool(notice) != ("takes_effect" in clause):
+        if bool(notice) != ("takes_effect" in clause or "took_effect" in clause):
             problems.append(
-                f"{label}: show's takes_effect {clause.get('takes_effect')}, page's {notice!r}"
+                f"{label}: show's takes_effect {clause.get('takes_effect')}, took_effect"
+                f" {clause.get('took_effect')}, page's {notice!r}"
             )
     assert not problems, "\n".join(problems[:20])
     assert DAYS_ASKED / 5 < shown < DAYS_ASKED  # both kinds of answer were asked for
@@ -609,3 +624,30 @@ def test_a_number_printed_twice_says_so_in_text_as_in_json(full_lineage: Databas
     assert "twice" in once.output  # asked by number, the same
     later = CliRunner().invoke(main, ["show", "702.175@2024-12-01", "--db", store])
     assert "note:" not in later.output  # 2024-11-08 numbered Impending 702.176
+
+
+@pytest.mark.browser
+def test_a_days_effect_notice_reads_alike_on_a_static_host(
+    browser, full_site: Path, full_served: str
+) -> None:
+    """A static host's script fills a day's notice from /rule/releases.json as the server
+    does, for both kinds of release: one that states a later day (2021-07-12: July 23) and
+    one that states an earlier day (2024-08-02: July 30); a day outside both, none."""
+    expected = {
+        "/rule/702.37c/2021-07-15/": "states that it takes effect on July 23, 2021",
+        "/rule/702.37c/2024-07-31/": "states that it took effect on July 30, 2024",
+        "/rule/702.175/2024-07-31/": "states that it took effect on July 30, 2024",
+        "/rule/702.37c/2024-07-29/": "",
+    }
+    with static_host(full_site) as host:
+        page = browser.new_page()
+        for path, words in expected.items():
+            with urllib.request.urlopen(full_served + path) as response:
+                view = response.read().decode().split('<div id="asof-day" class="asof-view">')
+            served = BeautifulSoup(view[-1], "lxml").select_one("p.effect-note")
+            served_text = served.get_text().strip() if served is not None else ""
+            assert words in served_text and bool(words) == bool(served_text), path
+            page.goto(host.url + path)
+            page.wait_for_function(SHOWN)
+            note = page.locator("#asof-day p.effect-note")
+            assert (note.inner_text().strip() if note.count() else "") == served_text, path

@@ -144,6 +144,14 @@ def test_a_days_values_read_the_list_of_releases_of_either_form() -> None:
     assert (before["release"], before["release_url"], before["effective"]) == ("", "/releases/", "")
     older = on("2009-07-09", [["2009-05-01", "May 1, 2009"], ["2009-07-08", "July 8, 2009"]])
     assert (older["release"], older["effective"]) == ("July 8, 2009", "")
+    # a release that states an earlier day: from that day, the answer (the release before)
+    # carries the next release's notice; from its own date on, nothing
+    early = [*listed, ["2024-08-02", "August 2, 2024", "2024-07-30", "Already in effect."]]
+    assert on("2024-07-29", early)["effective"] == ""
+    assert on("2024-07-30", early)["effective"] == on("2024-08-01", early)["effective"]
+    assert on("2024-08-01", early) | {"effective": ""} == on("2024-08-01", listed)
+    assert on("2024-08-01", early)["effective"] == "Already in effect."
+    assert on("2024-08-02", early)["effective"] == ""
 
 
 def test_serve_says_what_an_unused_number_became(served: str) -> None:

@@ -47,14 +47,18 @@
   });
   if (!chosen) return;
   fetch("/rule/releases.json").then(function (r) { return r.json(); }).then(function (releases) {
-    var release = ["", "", "", ""];
-    releases.forEach(function (r) { if (r[0] <= day) release = r; });
+    var at = -1;  // the release in force: the newest on or before the day
+    releases.forEach(function (r, i) { if (r[0] <= day) at = i; });
+    var release = at >= 0 ? releases[at] : ["", "", "", ""];
+    var upcoming = releases[at + 1] || ["", "", "", ""];
     var now = new Date();
     var accessed = now.getFullYear() + "-" + pad(now.getMonth() + 1) + "-" + pad(now.getDate());
     var values = {
       date: longDate(day), day: day, release: release[1],
-      // the release's own notice, on a day before the one it states it takes effect
-      effective: release[2] && day < release[2] ? release[3] : "",
+      // the release's own notice, on a day before the later one it states it takes effect;
+      // or the next one's, on a day from the earlier one it states it took effect
+      effective: release[2] && release[0] < release[2] && day < release[2] ? release[3]
+        : upcoming[2] && upcoming[2] < upcoming[0] && upcoming[2] <= day ? upcoming[3] : "",
       release_url: release[0] ? "/releases/" + release[0] + "/" : "/releases/",
       url: location.origin + path, path: path,
       accessed: longDate(accessed), accessed_day: accessed
