@@ -22,6 +22,7 @@ from functools import lru_cache
 import fast_diff_match_patch
 from diff_match_patch import diff_match_patch
 
+from archive.workers import die_with_parent
 from vocabulary.numbers import PLAIN_WORD, SENTENCE_BREAK, tokens
 
 # A word (with inner apostrophes, hyphens and dots: "isn't", "face-down", "702.34") or a run
@@ -254,7 +255,10 @@ class WordDiffs:
         # dealt costliest pairs first, so that no worker is left with the longest at the end
         order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]) - len(todo[i][1]))
         self.hands = [order[k :: workers * 4] for k in range(workers * 4)]
-        self.pool = ProcessPoolExecutor(max_workers=workers)
+        # a killed caller (SIGKILL: no cleanup) must not leave a worker holding its files
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)
+        )
         self.chunks = [
             self.pool.submit(_diff_chunk, [todo[i] for i in hand]) for hand in self.hands
         ]

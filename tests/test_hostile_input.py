@@ -383,6 +383,36 @@ def test_a_killed_ingest_leaves_no_worker_running(tmp_path):
     assert survivors == []
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="word diffs run in a worker on 2 cores")
+def test_a_killed_word_diffing_leaves_no_worker_running():
+    """The derived answers diff words in a worker beside the pipeline: an ingest killed then
+    left it waiting on its pipe for ever, holding the store's lock and files, and every
+    rerun was refused."""
+    code = (
+        "import time\nfrom archive.worddiff import PARALLEL_FROM, WordDiffs\n"
+        "pairs = [(f'old rule {i} ' * 50, f'new rule {i} ' * 50) for i in range(PARALLEL_FROM)]\n"
+        "with WordDiffs(pairs, workers=1):\n    print('started', flush=True); time.sleep(120)\n"
+    )
+    caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert caller.stdout is not None and caller.stdout.readline().strip() == "started"
+    deadline = time.monotonic() + 30
+    workers: list[int] = []
+    while not workers and time.monotonic() < deadline:
+        workers = children_of(caller.pid)
+        time.sleep(0.05)
+    assert workers, "no worker was started"
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    survivors = [pid for pid in workers if alive(pid)]
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == []
+
+
 # 15. Two writers at once: a migration race, a UNIQUE constraint failure.
 
 
