@@ -19,6 +19,7 @@ from rules_history.lineage_cli import blame as blame_command
 from rules_history.lineage_cli import diff as diff_command
 from rules_history.lineage_cli import trace as trace_command
 from rules_history.options import (
+    GivenPath,
     OneLineUsage,
     also_named_note,
     captures_option,
@@ -227,7 +228,7 @@ def export(release: str, capture_file: str | None, output_format: str, db_file: 
 @click.option(
     "--captures",
     "captures_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=CAPTURES_DIR,
     show_default="the committed archive",
 )

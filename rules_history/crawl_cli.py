@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from crawler.limits import MAX_BYTES
-from rules_history.options import print_json, reports_errors
+from rules_history.options import GivenPath, print_json, reports_errors
 
 # The exit status of a crawl whose only failures are sources never archived, told apart
 # from one that failed (1): some of the catalogue's sources never were archived.
@@ -158,7 +158,7 @@ def policy_from(
 @click.option(
     "--captures",
     "captures_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=DEFAULT_CAPTURES,
     show_default=True,
     help="Captures folder: objects, index.json and the manifest.json ingest reads.",
@@ -170,7 +170,7 @@ def policy_from(
 @click.option(
     "--catalogue",
     "catalogue_file",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=GivenPath(dir_okay=False, exists=True, path_type=Path),
     help="Another catalogue file (default: crawler/catalogue.jsonl).",
 )
 @http_policy_options
@@ -255,11 +255,11 @@ def _print_summary(report: Any) -> None:
 
 
 @click.command("warc")
-@click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("output", type=GivenPath(dir_okay=False, path_type=Path))
 @click.option(
     "--captures",
     "captures_dir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    type=GivenPath(file_okay=False, exists=True, path_type=Path),
     default=DEFAULT_CAPTURES,
     show_default=True,
     help="Captures folder to export.",

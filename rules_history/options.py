@@ -52,6 +52,16 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class GivenPath(click.Path):
+    """`click.Path` that refuses an empty path: `--out ""` is the current folder to the
+    system, and a build wrote the whole site there; `--db ""` made a store beside it."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path names no file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class UsageLine(click.ClickException):
     """A usage error (an unknown option, a value of the wrong type) as one line, like every
     other error the user can cause, instead of click's usage block: exit status 2 still says
@@ -90,7 +100,7 @@ class OneLineUsage(click.Group):
 db_option = click.option(
     "--db",
     "db_file",
-    type=click.Path(dir_okay=False),
+    type=GivenPath(dir_okay=False),
     envvar=DB_ENV,
     help=f"SQLite store (default _build/rules.db, or ${DB_ENV}).",
 )
@@ -98,7 +108,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON."
 captures_option = click.option(
     "--captures",
     "captures_dir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    type=GivenPath(file_okay=False, exists=True, path_type=Path),
     default=CAPTURES_DIR,
     show_default="the committed archive",
     help="Folder with manifest.json and the captured files (ingested first by build).",

@@ -12,6 +12,7 @@ from archive.errors import RulesHistoryError
 from archive.locking import writer_lock
 from archive.store import db_path, open_reader
 from rules_history.options import (
+    GivenPath,
     captures_option,
     check_base_url,
     db_option,
@@ -40,7 +41,7 @@ def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
 @click.command()
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=DEFAULT_OUT,
     show_default=True,
     help="Folder to write the site into.",
@@ -56,7 +57,7 @@ def update_store(db_file: str | None, captures_dir: Path, quiet: bool) -> None:
 @click.option(
     "--state",
     "state_root",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=None,
     help="Folder for what the build keeps but does not publish: its manifest and caches"
     f" (default: {STATE_ROOT}/ next to the store).",
@@ -144,7 +145,7 @@ def make_folder(folder: Path) -> None:
 @click.option(
     "--dir",
     "site_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=DEFAULT_OUT,
     show_default=True,
     help="The built site.",

@@ -21,7 +21,7 @@ import click
 
 from archive.manifest import CAPTURES_DIR
 from rules_history.crawl_cli import http_policy_options, policy_from
-from rules_history.options import db_option, json_option, print_json, reports_errors
+from rules_history.options import GivenPath, db_option, json_option, print_json, reports_errors
 from rules_history.site_cli import DEFAULT_OUT
 
 
@@ -40,7 +40,7 @@ from rules_history.site_cli import DEFAULT_OUT
 @click.option(
     "--captures",
     "captures_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=CAPTURES_DIR,
     show_default="the committed archive",
     help="Captures folder (cr/ and manifest.json) the new text is added to.",
@@ -48,7 +48,7 @@ from rules_history.site_cli import DEFAULT_OUT
 @db_option
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=DEFAULT_OUT,
     show_default=True,
     help="Site folder brought up to date after an addition.",
@@ -59,7 +59,7 @@ from rules_history.site_cli import DEFAULT_OUT
 @click.option(
     "--catalogue",
     "catalogue_file",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=GivenPath(dir_okay=False, exists=True, path_type=Path),
     help="Another catalogue file (default: crawler/catalogue.jsonl).",
 )
 @click.option(

@@ -715,3 +715,35 @@ def test_no_command_at_all_shows_the_help_not_an_error():
     result = run()
     shown = result.stdout + result.stderr
     assert shown.startswith("Usage: ") and "COMMAND [ARGS]" in shown and "error:" not in shown
+
+
+# An empty path is the current folder to the system.
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("build", "--out", "", "--no-search"), "--out"),
+        (("build", "--state", ""), "--state"),
+        (("show", "504.2", "--db", ""), "--db"),
+        (("ingest", "--captures", " "), "--captures"),
+        (("warc", ""), "OUTPUT"),
+    ],
+)
+def test_an_empty_path_is_refused_and_nothing_is_written(tmp_path, args, option):
+    """`build --out ""` built the whole site (100 MB) into the folder it was run from, and
+    `--db ""` made a store there; an empty path names nothing: one line, nothing written."""
+    result = subprocess.run(
+        [sys.executable, "-m", "rules_history", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "an empty path names no file or folder" in lines[0], lines
+    assert option in lines[0]
+    assert list(tmp_path.iterdir()) == []
