@@ -66,14 +66,29 @@ def load_manifest(captures_dir: Path = CAPTURES_DIR) -> list[CaptureInfo]:
         raise CaptureError(str(path), "no manifest.json in this captures folder")
     try:
         entries = json.loads(read_inside(captures_dir, MANIFEST_NAME, MAX_INDEX_BYTES, "manifest"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise CaptureError(str(path), f"manifest is not valid JSON (line {line})") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise CaptureError(str(path), f"manifest is not valid JSON ({json_fault(exc)})") from exc
     if not isinstance(entries, list):
         raise CaptureError(str(path), "manifest must be a JSON list of capture entries")
     captures = [validate_entry(entry, number, path) for number, entry in enumerate(entries, 1)]
     check_consistency(captures, path)
     return sorted(captures, key=lambda c: (c.date, not c.preferred, c.file))
+
+
+def json_fault(error: Exception) -> str:
+    """Where and why a JSON text could not be read, for its one-line error: a syntax error's
+    line, a byte that is not UTF-8, or arrays nested deeper than Python's decoder goes.
+
+    >>> json_fault(json.JSONDecodeError("Expecting value", "[\\n", 2))
+    'line 2'
+    >>> json_fault(RecursionError())
+    'nested too deeply'
+    """
+    if isinstance(error, json.JSONDecodeError):
+        return f"line {error.lineno}"
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 at byte {error.start}"
+    return "nested too deeply"
 
 
 # Magic: The Gathering was first published on 1993-08-05: no rules text is older.
@@ -108,6 +123,8 @@ def validate_entry(entry: object, number: int, path: Path) -> CaptureInfo:
     file = entry["file"]
     if not isinstance(file, str) or not file.strip():
         raise CaptureError(str(path), f"{where}: file is {_kind(file)}, not a path")
+    if "\0" in file:  # no file system takes it; the system call would raise
+        raise CaptureError(str(path), f"{where}: file {file!r} holds a NUL character")
     where = f"entry {number} ({file})"
 
     def refuse(problem: str) -> CaptureError:

@@ -18,7 +18,7 @@ from archive.errors import CaptureError
 
 def resolve_inside(folder: Path, name: object, what: str = "file") -> Path:
     """`folder / name`, refused unless it stays inside `folder` once symlinks are resolved."""
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str) or not name.strip() or "\0" in name:  # no system takes NUL
         raise CaptureError(str(folder), f"{what} {name!r} is not a file name")
     relative = PurePosixPath(name.replace("\\", "/"))
     if relative.is_absolute() or Path(name).is_absolute():

@@ -27,7 +27,7 @@ from archive.decode import guess_encoding
 from archive.errors import CaptureError, RulesHistoryError
 from archive.ingest import stated_iso
 from archive.limits import MAX_INDEX_BYTES, MAX_RELEASE_BYTES
-from archive.manifest import MANIFEST_NAME
+from archive.manifest import MANIFEST_NAME, json_fault
 from archive.paths import read_inside
 from crawler.cr_text import parse_cr_text
 from crawler.wayback import BadCapture
@@ -148,9 +148,8 @@ class CaptureStore:
             rows = json.loads(read_inside(self.root, INDEX_NAME, MAX_INDEX_BYTES, "index"))
         except CaptureError as exc:
             raise StoreError(str(exc)) from exc
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            line = getattr(exc, "lineno", None)
-            raise StoreError(f"{path}: not valid JSON (line {line})") from exc
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise StoreError(f"{path}: not valid JSON ({json_fault(exc)})") from exc
         if not isinstance(rows, list):
             raise StoreError(f"{path}: must be a JSON list of capture records")
         return [record_from_row(path, number, row) for number, row in enumerate(rows, 1)]

@@ -105,7 +105,8 @@ def add_entry(folder: Path, data: bytes | None = None, **fields: Any) -> dict[st
     }
     if isinstance(entry["file"], str) and not Path(entry["file"]).is_absolute():
         target = folder / entry["file"]
-        if ".." not in entry["file"] and not target.is_symlink() and not target.exists():
+        writable = ".." not in entry["file"] and "\0" not in entry["file"]
+        if writable and not target.is_symlink() and not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -176,6 +177,7 @@ def test_utf8_declared_latin1_is_refused_naming_the_file(stored):
         ({"date": "2999-01-01"}, "date 2999-01-01 is outside"),
         ({"date": 20090101}, "date 20090101 is not a date written YYYY-MM-DD"),
         ({"file": ["cr/a.txt"]}, "file is a list, not a path"),
+        ({"file": "cr/a.txt\0b"}, "file 'cr/a.txt\\x00b' holds a NUL character"),
         ({"encoding": "klingon"}, "encoding 'klingon' is not a known text encoding"),
         ({"encoding": "base64"}, "encoding 'base64' is not a known text encoding"),
         ({"preferred": "yes"}, "preferred 'yes' is not true or false"),
@@ -198,6 +200,25 @@ def test_a_manifest_entry_that_is_no_object_is_one_line(stored, entry, kind):
     manifest = json.loads((folder / "manifest.json").read_text())
     (folder / "manifest.json").write_text(json.dumps([*manifest, entry]))
     assert_one_line_error(ingest(folder, db), f"entry 2 is {kind}, not a JSON object")
+    assert digest(db) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # Python's decoder recurses
+        ('[{"date": "2008-02-01",\n  "file": }]', "line 2"),
+        (b"[\xff]", "not UTF-8 at byte 1"),
+    ],
+)
+def test_a_manifest_that_is_no_json_is_one_line(stored, text, fault):
+    """A manifest of arrays nested 100,000 deep (0.2 MB, under the size cap) ended in a
+    RecursionError's traceback; a byte that is not UTF-8 was "not valid JSON (line None)"."""
+    folder, db = stored
+    before = digest(db)
+    manifest = folder / "manifest.json"
+    manifest.write_bytes(text if isinstance(text, bytes) else text.encode())
+    assert_one_line_error(ingest(folder, db), "manifest.json", f"not valid JSON ({fault})")
     assert digest(db) == before
 
 
