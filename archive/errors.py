@@ -1,5 +1,17 @@
 """Errors a user can cause; each message names the input at fault."""
 
+SHOWN = 80  # characters of a user's input an error repeats: it stays one readable line
+
+
+def quoted(text: str) -> str:
+    """`text` as an error names it: quoted, and cut with "…" past `SHOWN` characters (a
+    10,000-character argument was repeated whole).
+
+    >>> quoted("504.2x"), len(quoted("5" * 10_000))
+    ("'504.2x'", 82)
+    """
+    return repr(text if len(text) <= SHOWN else text[: SHOWN - 1] + "…")
+
 
 class RulesHistoryError(Exception):
     """Base of every error the CLI reports as one line instead of a traceback."""

@@ -14,13 +14,12 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 from sqlite_utils import Database
 
-from archive.errors import LookupFailed
+from archive.errors import LookupFailed, quoted
 from archive.keyed import keyed_values
 from vocabulary.names import fold, glossary_terms, name_key, without_glossary_mark
 from vocabulary.numbers import is_rule_number, is_under
 
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
-NAME_SHOWN = 80  # characters of an unknown name an error repeats: it stays one readable line
 SUGGEST_FROM = 60.0  # rapidfuzz WRatio (0-100) below which a name is too far to offer
 HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a heading
 # How a note left in a section's place ends (a sentence, a bracketed remark); no section
@@ -162,7 +161,7 @@ def find(db: Database, release: str, name: str) -> Found:
     if NUMBER_LIKE.fullmatch(cleaned) and not numbered:
         # no title is made of digits: offering the nearest names ("10": "Roll a d20") misleads
         raise LookupFailed(
-            f"{cleaned!r} is not a rule number: chapters are numbered 1 to 9, sections 100 to"
+            f"{quoted(cleaned)} is not a rule number: chapters are numbered 1 to 9, sections 100 to"
             " 999, rules like 504.2 and subrules like 504.2a"
         )
     names = [] if numbered else names_in(db, release)
@@ -196,8 +195,7 @@ def _nothing_called(name: str, names: list[tuple[str, Found]], release: str) -> 
         offered.add(found)
         where = found.number if found.number else "glossary"
         offers.append(f"{titles[index]} ({where})")
-    shown = name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…"
-    message = f"nothing is called {shown!r} in the {release} release"
+    message = f"nothing is called {quoted(name)} in the {release} release"
     if offers:
         # a title may hold commas ("Control, Controller"): the offers are parted otherwise
         return f"{message}; did you mean: {'; '.join(offers)}?"

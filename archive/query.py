@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.errors import LookupFailed
+from archive.errors import LookupFailed, quoted
 from archive.lookup import find
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
@@ -59,7 +59,7 @@ def resolve_when(db: Database, text: str) -> str:
     near = _near_names(wanted, names)
     hint = f"; did you mean {', '.join(near)}?" if near else ""
     raise LookupFailed(
-        f"{text!r} is neither a date (write it as YYYY-MM-DD) nor a release's set code or"
+        f"{quoted(text)} is neither a date (write it as YYYY-MM-DD) nor a release's set code or"
         f" name{hint}"
     )
 
@@ -89,7 +89,9 @@ def canonical_number(text: str) -> str:
     """
     cleaned = text.strip().rstrip(".")
     if not RULE_NUMBER.match(cleaned):
-        raise LookupFailed(f"{text!r} is not a rule number (write it like 504, 504.2 or 708.2a)")
+        raise LookupFailed(
+            f"{quoted(text)} is not a rule number (write it like 504, 504.2 or 708.2a)"
+        )
     return cleaned
 
 

@@ -150,3 +150,22 @@ def test_a_name_key_is_final(name: str) -> None:
     """Keying a key changes nothing: a name with two notes lost one at a time, so the box
     and the store could key one name two ways."""
     assert name_key(name_key(name)) == name_key(name)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("show", "5" * 10_000), "…' is not a rule number"),
+        (("show", "5." * 5_000), "…' is not a rule number"),
+        (("show", "504.2", "--as-of", "2" * 10_000), "…' is neither a date"),
+        (("trace", "504.2@" + "x" * 10_000), "…' is neither a date"),
+    ],
+)
+def test_a_long_number_or_date_is_shortened_in_its_one_line(
+    db: Path, args: tuple[str, ...], said: str
+) -> None:
+    """A number or a date of 10,000 characters was repeated whole in its error, as a name
+    no longer is."""
+    result = run(*args, db=db)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert said in result.stderr and len(result.stderr) < 400
