@@ -16,6 +16,7 @@ from archive.worddiff import word_diffs
 from lineage.evidence import uncertain_mark
 from lineage.stored_diffs import member_text
 from vocabulary.kinds import MERGED, SPLIT
+from vocabulary.numbers import is_rule_number
 
 Diff = list[tuple[int, str]]
 
@@ -162,12 +163,16 @@ def derived_wording_lines(
         if item["first"] not in derived:
             continue
         number = item["numbers"][-1]
+        # a glossary entry's label is its term, which `show` reads as a title first
+        day = item["first"]
+        asked = number if is_rule_number(number) else f'"{number} (glossary)@{day}"'
+        command = f"show {number}@{day}" if asked == number else f"show {asked}"
         which = (
             "which no official release prints"
             if item["releases"] == 1
             else "which the official history above dates from the next official release"
         )
         yield (
-            f"note: {item['first']} ({note}) prints a wording of {number} of its own"
-            f" ({item['kind']}), {which}: `show {number}@{item['first']}` shows it"
+            f"note: {day} ({note}) prints a wording of {number} of its own"
+            f" ({item['kind']}), {which}: `{command}` shows it"
         )

@@ -347,3 +347,21 @@ def test_the_releases_table_says_a_row_is_counted_past_the_copy(scourge_site: Pa
     note = "the re-extracted copy between is not counted from"
     assert note in rows["2003-07-01"] and "2003-03-15" in rows["2003-07-01"]
     assert note not in rows["2003-05-26"]
+
+
+def test_the_note_of_a_glossary_entrys_own_wording_names_a_command_that_shows_it(scourge):
+    """`trace "morph (glossary)"` said `show Morph@2003-05-26` shows the copy's wording: that
+    is rule 502.26 (a title is read before a term); the note names the entry as `show` takes
+    it, and the command it names shows the entry."""
+    path = str(scourge.execute("PRAGMA database_list").fetchone()[2])
+    (term,) = scourge.execute(
+        """SELECT m.number FROM wordings w JOIN lineage_members m
+           ON m.lineage_id = w.lineage_id AND m.release = w.first
+           WHERE w.first = '2003-05-26' AND m.kind = 'glossary' AND m.number = 'Morph'"""
+    ).fetchone()
+    text = CliRunner().invoke(main, ["trace", f"{term} (glossary)", "--db", path]).output
+    (noted,) = [line for line in text.splitlines() if line.startswith("note: 2003-05-26 (")]
+    command = noted.rsplit("`", 2)[1]
+    assert command == f'show "{term} (glossary)@2003-05-26"'
+    shown = CliRunner().invoke(main, ["show", command[6:-1], "--db", path])
+    assert shown.output.startswith(f"Glossary: {term}  (2003-05-26 release)"), shown.output
