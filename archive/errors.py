@@ -32,3 +32,8 @@ class CaptureError(RulesHistoryError):
 
 class LookupFailed(RulesHistoryError):
     """A rule number, release or date that the store cannot answer for."""
+
+
+class NotANumber(LookupFailed):
+    """An input written like no clause number: no release and no day answers for it, so its
+    error says nothing of the day asked (a gap in the archive, a release not yet in effect)."""

@@ -14,7 +14,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 from sqlite_utils import Database
 
-from archive.errors import LookupFailed, quoted
+from archive.errors import LookupFailed, NotANumber, quoted
 from archive.keyed import keyed_values
 from vocabulary.names import fold, glossary_terms, name_key, without_glossary_mark
 from vocabulary.numbers import is_rule_number, is_under
@@ -160,7 +160,7 @@ def find(db: Database, release: str, name: str) -> Found:
     numbered = is_rule_number(cleaned.lower())  # as `resolve` reads it
     if NUMBER_LIKE.fullmatch(cleaned) and not numbered:
         # no title is made of digits: offering the nearest names ("10": "Roll a d20") misleads
-        raise LookupFailed(
+        raise NotANumber(
             f"{quoted(cleaned)} is not a rule number: chapters are numbered 1 to 9, sections 100 to"
             " 999, rules like 504.2 and subrules like 504.2a"
         )

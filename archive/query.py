@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from archive.errors import LookupFailed, quoted
+from archive.errors import LookupFailed, NotANumber, quoted
 from archive.lookup import find
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
@@ -89,7 +89,7 @@ def canonical_number(text: str) -> str:
     """
     cleaned = text.strip().rstrip(".")
     if not RULE_NUMBER.match(cleaned):
-        raise LookupFailed(
+        raise NotANumber(
             f"{quoted(text)} is not a rule number (write it like 504, 504.2 or 708.2a)"
         )
     return cleaned

@@ -52,7 +52,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     term (morph@2005-01-01 is 502.26, "morph (glossary)@2005-01-01" the glossary entry);
     no date: the newest release. The history goes
     backwards and forwards across renumbering, splits and merges."""
-    from archive.errors import LookupFailed
+    from archive.errors import LookupFailed, NotANumber
     from archive.explanations import one_line
     from archive.gaps import day_gap_notice, gaps_by_day
     from lineage.derived import DERIVED_NOTE, derived_releases, is_derived
@@ -65,6 +65,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     gap = day_in_gap(db, when)
     try:
         result = trace_rule(db, number, when)
+    except NotANumber:  # written like no number: the day has nothing to add
+        raise
     except LookupFailed as error:  # as `show` says: a release the archive lacks may have it
         raise LookupFailed(with_gap_notice(str(error), gap, number, when)) from error
     if is_derived(db, result["release"]):  # found in the copy; the entries are official

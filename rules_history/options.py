@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from sqlite_utils import Database
 
-from archive.errors import LookupFailed, RulesHistoryError
+from archive.errors import LookupFailed, NotANumber, RulesHistoryError
 from archive.manifest import CAPTURES_DIR
 from archive.store import DB_ENV, db_path
 
@@ -218,6 +218,8 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
     early = took_effect_before(db, day) if day is not None and valid_day(day) else None
     try:
         clause = show(db, rule, day)
+    except NotANumber:  # written like no number: the day has nothing to add
+        raise
     except LookupFailed as error:
         message = with_gap_notice(_where_number_went(db, rule, day) or str(error), gap, rule, day)
         if early is not None and rule.strip():

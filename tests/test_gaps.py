@@ -209,6 +209,11 @@ def test_an_answer_for_a_day_inside_a_gap_says_so(gap_site):
         assert missing.exit_code == 1
         assert missing.output.count("\n") == 1, missing.output
         assert note.removeprefix("note: ") in missing.output, (command, missing.output)
+    # what is written like no number is no number on any day: the gap adds nothing to it
+    for command in ("show", "trace", "cite"):
+        malformed = runner.invoke(main, [command, f"64.2@{IN_GAP}", *db])
+        assert malformed.exit_code == 1 and malformed.output.count("\n") == 1
+        assert "is not a rule number" in malformed.output and "gap" not in malformed.output
 
 
 def test_a_diff_or_examples_asked_for_days_inside_a_gap_say_so(gap_site):
