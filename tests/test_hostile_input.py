@@ -386,22 +386,28 @@ def test_a_killed_ingest_leaves_no_worker_running(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 60
-    workers: list[int] = []
     expected = min(2, os.cpu_count() or 1)  # as archive.ingest starts them
-    while len(workers) < expected and time.monotonic() < deadline:
-        workers = children_of(ingest_process.pid)
+    assert survivors_of_killing(ingest_process, expected, within=60) == []
+
+
+def survivors_of_killing(process: subprocess.Popen[Any], workers: int, within: float) -> list[int]:
+    """Wait (up to `within` seconds) for `process` to have `workers` children, kill it, and
+    return those of them still running ten seconds later (killed too, for the next test)."""
+    deadline = time.monotonic() + within
+    children: list[int] = []
+    while len(children) < workers and time.monotonic() < deadline:
+        children = children_of(process.pid)
         time.sleep(0.05)
-    assert len(workers) >= expected, "the ingest never started its workers"
-    ingest_process.send_signal(signal.SIGKILL)
-    ingest_process.wait()
+    assert len(children) >= workers, "the process never started its workers"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
     deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.1)
-    survivors = [pid for pid in workers if alive(pid)]
-    for pid in survivors:  # do not leave them behind for the next test
+    survivors = [pid for pid in children if alive(pid)]
+    for pid in survivors:
         os.kill(pid, signal.SIGKILL)
-    assert survivors == []
+    return survivors
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -417,21 +423,7 @@ def test_a_killed_word_diffing_leaves_no_worker_running():
     )
     caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert caller.stdout is not None and caller.stdout.readline().strip() == "started"
-    deadline = time.monotonic() + 30
-    workers: list[int] = []
-    while not workers and time.monotonic() < deadline:
-        workers = children_of(caller.pid)
-        time.sleep(0.05)
-    assert workers, "no worker was started"
-    caller.send_signal(signal.SIGKILL)
-    caller.wait()
-    deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    survivors = [pid for pid in workers if alive(pid)]
-    for pid in survivors:
-        os.kill(pid, signal.SIGKILL)
-    assert survivors == []
+    assert survivors_of_killing(caller, 1, within=30) == []
 
 
 # 15. Two writers at once: a migration race, a UNIQUE constraint failure.
