@@ -24,8 +24,9 @@ def takes_effect_after(db: Database, release: str, day: str) -> str | None:
 
 
 def states_later_effect(release: str, stated: str | None) -> bool:
-    """True when a release's text states a day after its file's date (`stated`)."""
-    return stated is not None and stated > release
+    """True when a release's text states a day after its file's date (`stated`; None or
+    empty when it states none)."""
+    return bool(stated) and str(stated) > release
 
 
 def effect_notice(release: str, stated: str) -> str:
@@ -54,8 +55,13 @@ def took_effect_before(db: Database, day: str) -> tuple[str, str] | None:
 
 
 def states_earlier_effect(release: str, stated: str | None) -> bool:
-    """True when a release's text states a day before its file's date (`stated`)."""
-    return stated is not None and stated < release
+    """True when a release's text states a day before its file's date (`stated`; None or
+    empty when it states none: "" sorts before every day).
+
+    >>> states_earlier_effect("2024-08-02", "2024-07-30"), states_earlier_effect("2024-08-02", "")
+    (True, False)
+    """
+    return bool(stated) and str(stated) < release
 
 
 def early_effect_notice(release: str, stated: str) -> str:

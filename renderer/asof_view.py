@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from archive.effect import states_earlier_effect, states_later_effect
 from renderer.environment import long_date
 from vocabulary.days import ISO_DAY
 
@@ -125,10 +126,10 @@ def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
     listed = [[*release, *[""] * 4][:4] for release in releases]
     at = in_force_at(listed, asked.day)
     day, label, stated, notice = listed[at] if at >= 0 else [""] * 4
-    effective = notice if stated and day < stated and asked.day < stated else ""
+    effective = notice if states_later_effect(day, stated) and asked.day < stated else ""
     if not effective and at + 1 < len(listed):
         upcoming, _label, early, early_notice = listed[at + 1]
-        if early and early < upcoming and early <= asked.day:
+        if states_earlier_effect(upcoming, early) and early <= asked.day:
             effective = early_notice
     return {
         "date": long_date(asked.day),

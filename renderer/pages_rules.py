@@ -45,14 +45,15 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     following = {day: dates[i + 1] for i, day in enumerate(dates[:-1])}
     newest = dates[-1]
     effects = effect_notices(site)
+    # a wording's page says so when its first release is not yet in effect that day
+    later = {day: found for day, found in effects.items() if states_later_effect(day, found[0])}
     site.env.globals["slot"] = slot
     site.env.globals["day_citation"] = day_citation
     names = site.model.names
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [
-            _run_dict(site, run, wording, example_texts, following, newest, effects)
-            for run in found
+            _run_dict(site, run, wording, example_texts, following, newest, later) for run in found
         ]
         keys = []
         for i, item in enumerate(items):
@@ -115,12 +116,10 @@ def _run_dict(
     example_texts: dict[tuple[str, str], list[str]],
     following: dict[str, str],
     newest: str,
-    effects: dict[str, tuple[str, str]],
+    later: dict[str, tuple[str, str]],
 ) -> dict[str, Any]:
     lineage = site.model.part_lineage.get(run.part_id)
-    takes_effect, effect = effects.get(run.start, ("", ""))
-    if not states_later_effect(run.start, takes_effect or None):  # in effect on its first day
-        takes_effect, effect = "", ""
+    takes_effect, effect = later.get(run.start, ("", ""))
     # A wording still in force says so without naming the newest release or counting
     # releases: then a new release leaves its pages as they are unless it changes the wording.
     current = run.end == newest

@@ -21,6 +21,7 @@ from rules_history.options import (
     clause_on_day,
     current_store,
     db_option,
+    effect_notes,
     json_option,
     print_json,
     reports_errors,
@@ -75,7 +76,6 @@ def cite(
     """Cite RULE (a number, or a section or keyword title; RULE@DATE as `trace` takes it)
     as it read on a date: the same permalink, release and formats as the rule's page on the
     site (the wording's page; with --day, the day's)."""
-    from archive.effect import early_effect_notice, effect_notice
     from archive.gaps import day_gap_notice
     from archive.query import release_dates
     from lineage.derived import is_derived
@@ -138,10 +138,8 @@ def cite(
         click.echo(also_named_note(rule, as_of, clause["also_named"]), err=True)
     if "gap" in clause:  # the day's page says so too (renderer.asof_segments.day_segments)
         click.echo(f"note: {day_gap_notice(clause['gap'], day)}", err=True)
-    if "takes_effect" in clause:  # as `show` and the day's page say it
-        click.echo(f"note: {effect_notice(release, clause['takes_effect'])}", err=True)
-    if "took_effect" in clause:
-        click.echo(f"note: {early_effect_notice(**clause['took_effect'])}", err=True)
+    for note in effect_notes(clause):  # as `show` and the day's page say it
+        click.echo(note, err=True)
     if on_day:
         click.echo(on)
         return

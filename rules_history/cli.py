@@ -27,6 +27,7 @@ from rules_history.options import (
     current_store,
     db_option,
     duplicate_note,
+    effect_notes,
     json_option,
     print_json,
     reports_errors,
@@ -143,7 +144,6 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     "face-down spells and permanents") or a glossary term ("morph (glossary)" when a title
     has the same name); a heading shows everything numbered under it. RULE@DATE (as `trace`
     takes it) is RULE with --as-of DATE."""
-    from archive.effect import early_effect_notice, effect_notice
     from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, is_derived
 
@@ -161,10 +161,8 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
         click.echo(f"note: {clause['release']}: {DERIVED_NOTE}")
     if "gap" in clause:
         click.echo(f"note: {day_gap_notice(clause['gap'], str(asked[1]))}")
-    if "takes_effect" in clause:
-        click.echo(f"note: {effect_notice(clause['release'], clause['takes_effect'])}")
-    if "took_effect" in clause:
-        click.echo(f"note: {early_effect_notice(**clause['took_effect'])}")
+    for note in effect_notes(clause):
+        click.echo(note)
     if clause.get("also_named"):  # the name is not one clause: say which others it names
         click.echo(also_named_note(rule, as_of, clause["also_named"]))
     if clause.get("duplicates"):  # an error of the official text, said as JSON says it

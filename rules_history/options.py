@@ -215,7 +215,8 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
 
     rule, day = asked
     gap = day_in_gap(db, day)
-    early = took_effect_before(db, day) if day is not None and valid_day(day) else None
+    calendar_day = day if day is not None and valid_day(day) else None  # not a release's name
+    early = took_effect_before(db, calendar_day) if calendar_day else None
     try:
         clause = show(db, rule, day)
     except NotANumber:  # written like no number: the day has nothing to add
@@ -227,13 +228,27 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
         raise LookupFailed(message) from error
     if gap is not None:
         clause["gap"] = gap
-    if day is not None and valid_day(day):  # a day asked, not a release's name
-        stated = takes_effect_after(db, clause["release"], day)
+    if calendar_day:
+        stated = takes_effect_after(db, clause["release"], calendar_day)
         if stated is not None:
             clause["takes_effect"] = stated
     if early is not None:
         clause["took_effect"] = {"release": early[0], "stated": early[1]}
     return clause
+
+
+def effect_notes(clause: dict[str, Any]) -> list[str]:
+    """The notes `show` and `cite` add for a clause of `clause_on_day` whose day is not in
+    effect by its release's text (`takes_effect`), or already in the next one's
+    (`took_effect`): the sentences of archive.effect, as the day's page gives them."""
+    from archive.effect import early_effect_notice, effect_notice
+
+    notes = []
+    if "takes_effect" in clause:
+        notes.append(f"note: {effect_notice(clause['release'], clause['takes_effect'])}")
+    if "took_effect" in clause:
+        notes.append(f"note: {early_effect_notice(**clause['took_effect'])}")
+    return notes
 
 
 def with_gap_notice(message: str, gap: dict[str, Any] | None, rule: str, day: str | None) -> str:
@@ -278,6 +293,6 @@ def duplicate_note(clause: dict[str, Any]) -> str:
     return (
         f"the {clause['release']} release prints {clause['number']} {times} (an error of"
         f" its text): this shows the first, whatever name asked for it, and the rules numbered"
-        f" under it may belong to any of them;"
+        " under it may belong to any of them;"
         f" `export {clause['release']}` shows each in place"
     )

@@ -165,8 +165,7 @@ def derived_wording_lines(
         number = item["numbers"][-1]
         # a glossary entry's label is its term, which `show` reads as a title first
         day = item["first"]
-        asked = number if is_rule_number(number) else f'"{number} (glossary)@{day}"'
-        command = f"show {number}@{day}" if asked == number else f"show {asked}"
+        asked = f"{number}@{day}" if is_rule_number(number) else f'"{number} (glossary)@{day}"'
         which = (
             "which no official release prints"
             if item["releases"] == 1
@@ -174,5 +173,5 @@ def derived_wording_lines(
         )
         yield (
             f"note: {day} ({note}) prints a wording of {number} of its own"
-            f" ({item['kind']}), {which}: `{command}` shows it"
+            f" ({item['kind']}), {which}: `show {asked}` shows it"
         )
