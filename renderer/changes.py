@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import groupby
 
 from sqlite_utils import Database
 
 from lineage.evidence import NO_EVIDENCE, evidence_by_release
+from renderer.anchors import distinct
 from renderer.environment import clause_anchor
 from renderer.json_column import decode_each
 from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED
@@ -34,10 +36,9 @@ class Change:
     weak: bool = False  # decided on weak evidence (lineage.evidence): the page marks it
     method: str | None = None
     score: float | None = None
-
-    @property
-    def anchor(self) -> str:
-        return "c-" + clause_anchor((self.new_numbers or self.old_numbers or ["x"])[0])
+    # its id on the diff page: "c-" and its clause's number, made distinct on the page
+    # (renderer.anchors) where two changes name one number (two clauses merged into 402)
+    anchor: str = ""
 
     @property
     def renumbers(self) -> bool:
@@ -61,23 +62,27 @@ def all_changes(db: Database) -> dict[str, list[Change]]:
     ).fetchall()
     olds = decode_each(row[2] for row in rows)
     news = decode_each(row[3] for row in rows)
-    for row, old, new in zip(rows, olds, news, strict=True):
-        release, kind, _old, _new, old_part, new_part, lineage, unconfirmed = row
-        shown = proof.get((release, lineage), NO_EVIDENCE)
-        found[release].append(
-            Change(
-                kind,
-                old,
-                new,
-                old_part,
-                new_part,
-                lineage,
-                bool(unconfirmed),
-                shown["weak"],
-                shown["method"],
-                shown["score"],
+    for release, listed in groupby(zip(rows, olds, news, strict=True), key=lambda r: r[0][0]):
+        items = list(listed)
+        bases = ["c-" + clause_anchor((new or old or ["x"])[0]) for _row, old, new in items]
+        for (row, old, new), anchor in zip(items, distinct(bases), strict=True):
+            _release, kind, _old, _new, old_part, new_part, lineage, unconfirmed = row
+            shown = proof.get((release, lineage), NO_EVIDENCE)
+            found[release].append(
+                Change(
+                    kind,
+                    old,
+                    new,
+                    old_part,
+                    new_part,
+                    lineage,
+                    bool(unconfirmed),
+                    shown["weak"],
+                    shown["method"],
+                    shown["score"],
+                    anchor,
+                )
             )
-        )
     return dict(found)
 
 

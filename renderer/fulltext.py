@@ -47,15 +47,20 @@ def history_urls_by_release(
 
 def fulltext_html(
     parts: list[dict[str, Any]],
-    marks: dict[str, str],
+    marks: Mapping[int, tuple[str, str]],
     diff_url: str | None,
     history: Mapping[int, str] | None = None,
+    printings: Mapping[int, str] | None = None,
 ) -> Markup:
     """Chapters as h3, sections as h4, rules and subrules as p with id = number.
 
     A clause's number links to its history (`history`: part id -> URL; /rule/NUMBER/ for
-    a part it lacks); each cross-reference in the text links to the clause it names here."""
+    a part it lacks); each cross-reference in the text links to the clause it names here
+    (the first, where the text prints a number twice: `printings`, part id -> the id of a
+    later one, renderer.model.printing_anchors). `marks`: part id -> the kind of its change
+    and the change's id on the diff page `diff_url`."""
     history = history or {}
+    printings = printings or {}
     anchors = {p["number"] for p in parts if p["kind"] in ANCHORED_KINDS and p["number"]}
     out = []
     for p in parts:
@@ -63,7 +68,7 @@ def fulltext_html(
         term = p["title"] or ""
         if kind == "glossary" and term and text.startswith(term):
             text = text[len(term) :]  # the term is shown apart, in bold
-        mark = marks.get(number) if number and diff_url else None
+        mark = marks.get(p["id"]) if number and diff_url else None
         url = None
         if kind in LINKED_KINDS and number:
             url = history.get(p["id"]) or f"/rule/{number}/"
@@ -74,8 +79,9 @@ def fulltext_html(
                 p["title"],
                 p["parent"],
                 link_references(_shown(text), anchors),
-                (diff_url, mark) if mark else None,
+                (f"{diff_url}#{mark[1]}", mark[0]) if mark else None,
                 url,
+                printings.get(p["id"]),
             )
         )
     return Markup("\n".join(out))
@@ -94,25 +100,27 @@ def _part_html(
     linked: str,
     mark: tuple[str, str] | None,
     url: str | None,
+    anchor: str | None,
 ) -> str:
-    """One part as HTML (`linked`: its text escaped, references linked; `mark`: the diff
-    page and the kind of its change there; `url`: where its number links)."""
+    """One part as HTML (`linked`: its text escaped, references linked; `mark`: the link to
+    its change on the diff page and that change's kind; `url`: where its number links;
+    `anchor`: its id when not its number or term, for a number printed twice)."""
     if kind == "chapter":
-        return f'<h3 class="chapter" id="{escape(number or "")}">{linked}</h3>'
+        return f'<h3 class="chapter" id="{escape(anchor or number or "")}">{linked}</h3>'
     if kind == "section" and number:
         n = escape(number)
         shown = emphasis_escaped(escape(title)) if title else linked
         return (
-            f'<h4 class="section" id="{n}" data-n="{n}">'
+            f'<h4 class="section" id="{escape(anchor or number)}" data-n="{n}">'
             f'<a class="n" href="{escape(url or "")}">{n}.</a> {shown}</h4>'
         )
     if kind in ("rule", "subrule") and number:
         n = escape(number)
         shown_mark = ""
         if mark:
-            shown_mark = f' <a class="mark" href="{mark[0]}#c-{n}">{escape(mark[1])}</a>'
+            shown_mark = f' <a class="mark" href="{escape(mark[0])}">{escape(mark[1])}</a>'
         return (
-            f'<p class="{kind}" id="{n}" data-n="{n}">'
+            f'<p class="{kind}" id="{escape(anchor or number)}" data-n="{n}">'
             f'<a class="n" href="{escape(url or "")}">{n}</a> {linked}{shown_mark}</p>'
         )
     if kind == "example":
@@ -122,7 +130,8 @@ def _part_html(
     if kind == "glossary":
         term = title or ""
         return (
-            f'<p class="glossary" id="{clause_anchor(term or "x")}" data-n="g:{escape(term)}">'
+            f'<p class="glossary" id="{escape(anchor or clause_anchor(term or "x"))}"'
+            f' data-n="g:{escape(term)}">'
             f"<b>{emphasis_escaped(escape(term))}</b> {linked}</p>"
         )
     return f'<p class="{escape(kind)}">{linked}</p>'

@@ -1,4 +1,6 @@
-"""Check a built site: every internal link and anchor resolves; nothing loads from elsewhere.
+"""Check a built site: every internal link and anchor resolves; no page gives one id to two
+elements (a link to it would land on the first, whichever was meant); nothing loads from
+elsewhere.
 
 Links (`href`, `src`, `action`) are read with a regular expression rather than a full HTML
 parser: the site's own templates write them, always quoted, and a full parse of every page
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -33,10 +36,11 @@ class LinkReport:
     broken: list[tuple[str, str]] = field(default_factory=list)
     external_loads: list[tuple[str, str]] = field(default_factory=list)
     external_links: int = 0
+    repeated_ids: list[tuple[str, str]] = field(default_factory=list)  # (page, id)
 
     @property
     def ok(self) -> bool:
-        return not self.broken and not self.external_loads
+        return not self.broken and not self.external_loads and not self.repeated_ids
 
 
 def _target(files: set[str], page: str, url: str) -> str:
@@ -72,6 +76,8 @@ def check_site(site: Path, check_anchors: bool = True) -> LinkReport:
             continue
         report.pages += 1
         text = TEMPLATE.sub("", (site / name).read_text(encoding="utf-8"))
+        given = Counter(IDS.findall(text))  # a <template>'s ids are inert until it is used
+        report.repeated_ids.extend((name, i) for i, times in sorted(given.items()) if times > 1)
         for tag, url in ATTR.findall(text):
             report.links += 1
             url = url.replace("&amp;", "&")

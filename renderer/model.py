@@ -12,6 +12,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import groupby
 from typing import Any
 
 from sqlite_utils import Database
@@ -23,6 +24,7 @@ from lineage.freshness import require_current
 from lineage.headings import HeadingMember, load_headings
 from lineage.runs import Run, number_runs
 from lineage.trace import Links, descendants_among, merges
+from renderer.anchors import nth_anchor
 from renderer.changes import Change, all_changes
 from renderer.environment import clause_anchor, rule_url
 from renderer.examples import lineage_examples
@@ -132,6 +134,23 @@ class SiteModel:
     headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (lineage.headings)
     gaps: tuple[dict[str, Any], ...]  # releases the archive lacks (archive.gaps.gaps_by_day)
     texts: dict[str, str]  # version hash -> text, of every clause version (read once)
+    # part -> its id on its release page, for a clause its release numbers as an earlier one
+    # (702.175 twice in 2024-09-17): `printing_anchors`
+    printings: dict[int, str]
+
+    def anchor(self, part: int, label: str) -> str:
+        """The id of a clause (`part`, numbered or termed `label`) on its release's page."""
+        return self.printings.get(part) or clause_anchor(label)
+
+    @cached_property
+    def change_anchors(self) -> dict[tuple[str, int], str]:
+        """(release, lineage) -> the id of that lineage's change on the release's diff page
+        (a release holds at most one change of a lineage)."""
+        return {
+            (day, change.lineage): change.anchor
+            for day, found in self.changes.items()
+            for change in found
+        }
 
     @cached_property
     def dates(self) -> list[str]:
@@ -281,6 +300,27 @@ def _members(db: Database) -> tuple[dict[int, list[Member]], dict[int, int]]:
     return members, {row[5]: row[0] for row in rows}
 
 
+def printing_anchors(db: Database) -> dict[int, str]:
+    """Part -> its id on its release page, for each clause that its release numbers (or
+    terms) as an earlier clause of the same release, an error of the official text: the
+    second 702.175 of 2024-09-17 is `702.175-2` (renderer.anchors). A handful in the whole
+    archive; the first of each keeps the plain id, and every other clause is absent."""
+    rows = db.execute(
+        """SELECT m.release, m.number, m.part_id FROM lineage_members m
+           JOIN parts p ON p.id = m.part_id
+           WHERE (m.release, m.number) IN (
+               SELECT release, number FROM lineage_members INDEXED BY lineage_members_release
+               GROUP BY release, number HAVING count(*) > 1)
+           ORDER BY m.release, m.number, p.position"""
+    ).fetchall()
+    found: dict[int, str] = {}
+    for (_release, number), printed in groupby(rows, key=lambda row: row[:2]):
+        for nth, (*_same, part) in enumerate(printed, start=1):
+            if nth > 1:
+                found[part] = nth_anchor(clause_anchor(number), nth)
+    return found
+
+
 def _events(db: Database) -> dict[int, list[dict[str, Any]]]:
     events: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in db.query(
@@ -336,5 +376,6 @@ def load_model(db: Database) -> SiteModel:
         gaps=tuple(gaps_by_day(db)),
         texts=all_texts(db),
         derived=frozenset(derived_releases(db)),
+        printings=printing_anchors(db),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
     )

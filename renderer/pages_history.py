@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -152,7 +153,7 @@ def _history(
     numbered = is_rule_number(lineage["first_number"] or "")
     stored = site.model.wordings[lineage["id"]]
     releases = [row[0] for row in rows]  # in order: the rows are sorted by release
-    wordings = [_wording(w, rows, releases, newest) for w in stored]
+    wordings = [_wording(w, rows, releases, newest, site.model.anchor) for w in stored]
     # Blame, as `rules-history blame` gives it for the clause's newest member.
     since = stored[-1].since
     spans = []
@@ -165,7 +166,8 @@ def _history(
                 "first": items[0][0],
                 "last": None if last == newest else last,
                 "replaced_by": following.get(last),
-                "anchor": clause_anchor(number),
+                "anchor": site.model.anchor(items[0][3], number),
+                "end_anchor": site.model.anchor(items[-1][3], number),
                 # a number only a derived copy printed (the re-extracted 2003-05-26 text)
                 "derived": all(item[0] in site.derived for item in items),
             }
@@ -180,9 +182,10 @@ def _history(
         ]
         old_numbers = [n for n in _numbers(e["old_numbers"]) if n]
         new_numbers = [n for n in _numbers(e["new_numbers"]) if n]
-        anchor = clause_anchor((new_numbers or old_numbers or ["x"])[0])
+        # the lineage's own change on the diff page (two changes may name one number)
+        anchor = site.model.change_anchors.get((e["release"], lineage["id"]))
         link = (
-            f"/diff/{previous[e['release']]}/{e['release']}/#c-{anchor}"
+            f"/diff/{previous[e['release']]}/{e['release']}/" + (f"#{anchor}" if anchor else "")
             if e["release"] in previous
             else f"/releases/{e['release']}/"
         )
@@ -201,10 +204,10 @@ def _history(
         "number_spans": spans,
         "first_release": lineage["first_release"],
         "first_number": lineage["first_number"],
-        "first_anchor": clause_anchor(lineage["first_number"] or "x"),
+        "first_anchor": site.model.anchor(rows[0][3], lineage["first_number"] or "x"),
         "last_release": None if lineage["last_release"] == newest else lineage["last_release"],
         "last_number": lineage["last_number"],
-        "last_anchor": clause_anchor(lineage["last_number"] or "x"),
+        "last_anchor": site.model.anchor(rows[-1][3], lineage["last_number"] or "x"),
         "current": lineage["last_release"] == newest,
         "ended": ending[0]["kind"] if ending else None,
         # what a merge that ended it is numbered today, as `trace` says (lineage.trace.merges)
@@ -246,10 +249,17 @@ def _axis_end(current: bool, last_span: dict[str, Any], newest: str) -> int:
     return int(until[:4]) + 1
 
 
-def _wording(w: Wording, rows: list[Member], releases: list[str], newest: str) -> dict[str, Any]:
-    """A stored wording as the history page shows it (`releases`: each row's, in order). One
-    still in force names neither its last release nor its count, so that a new release that
-    keeps it leaves the page as is."""
+def _wording(
+    w: Wording,
+    rows: list[Member],
+    releases: list[str],
+    newest: str,
+    anchor: Callable[[int, str], str],
+) -> dict[str, Any]:
+    """A stored wording as the history page shows it (`releases`: each row's, in order;
+    `anchor`: a clause's id on its release page, SiteModel.anchor). One still in force names
+    neither its last release nor its count, so that a new release that keeps it leaves the
+    page as is."""
     current = w.last == newest
     numbers = list(w.numbers)  # each once, in order of first use: a number may come back
     # the rows that printed it: from `first` to `last` (read in place, not copied)
@@ -269,8 +279,10 @@ def _wording(w: Wording, rows: list[Member], releases: list[str], newest: str) -
         "current": current,
         "count": None if current else w.releases,
         "numbers": numbers,
-        "anchor": clause_anchor(numbers[0]),
-        "end_anchor": clause_anchor(last_number),
+        "anchor": anchor(rows[first][3], numbers[0]) if end > first else clause_anchor(numbers[0]),
+        "end_anchor": anchor(rows[end - 1][3], last_number)
+        if end > first
+        else clause_anchor(last_number),
         "kind": w.kind,
         "since": w.since,
         "url": rule_url(numbers[0], w.first),

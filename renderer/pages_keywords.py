@@ -15,6 +15,7 @@ from itertools import groupby
 from typing import Any
 
 from lineage.headings import HeadingMember
+from renderer.anchors import distinct
 from renderer.context import Site
 from renderer.environment import clause_anchor
 from renderer.writer import context_key
@@ -136,7 +137,8 @@ def _shown(
 
 
 def _eras(members: tuple[HeadingMember, ...]) -> list[dict[str, Any]]:
-    """One era per number the heading had; within it, each printing of heading + clauses."""
+    """One era per number the heading had (oldest first); within it, each printing of
+    heading + clauses."""
     eras = []
     for number, group in groupby(members, key=lambda m: m.number):
         items = list(group)
@@ -161,6 +163,10 @@ def _eras(members: tuple[HeadingMember, ...]) -> list[dict[str, Any]]:
                 "versions": versions,
             }
         )
+    # its id on the page: a keyword may have one number in two eras (scry's 701.18), and the
+    # older era keeps the plain id (renderer.anchors)
+    for era, anchor in zip(eras, distinct(f"era-{era['number']}" for era in eras), strict=True):
+        era["anchor"] = anchor
     return eras
 
 

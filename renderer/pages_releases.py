@@ -101,12 +101,12 @@ def _release_page(
     wording: Mapping[str, str],
     history: Mapping[int, str],
 ) -> None:
-    marks = {c.new_numbers[0]: c.kind for c in found if c.new_numbers}
+    marks = _marks(site, found)
     key_data = {
         "release": row,
         "previous": previous and previous["date"],
         "next": following and following["date"],
-        "marks": marks,
+        "marks": sorted(marks.items()),
         "gaps": gaps,
         "weak": [c.anchor for c in found if c.weak],
         "history": sorted(history.items()),  # where its clause numbers link
@@ -125,17 +125,32 @@ def _release_page(
                 marks,
                 f"/diff/{previous['date']}/{row['date']}/" if previous else None,
                 history,
+                site.model.printings,
             ),
             "counts": counts(found),
             "changed": [c for c in found if c.kind != "formatting"],
             "renumbered": any(c.renumbers for c in found) and not row["derived"],
-            "marks": marks,
             "gaps": gaps,
         }
 
     site.lazy_page(
         f"releases/{row['date']}/index.html", "release.html", context, context_key(key_data)
     )
+
+
+def _marks(site: Site, found: list[Change]) -> dict[int, tuple[str, str]]:
+    """New part -> the kind of its change and that change's id on the diff page; by part,
+    not number, since a release may print a number twice (2024-09-17's 702.175: Offspring
+    unchanged, Impending added). Where several changes end in one clause (two merged into
+    402), the change of the lineage the clause continues, whose kind is the clause's own."""
+    marks: dict[int, tuple[str, str]] = {}
+    for change in found:
+        part = change.new_part
+        if part is not None and change.new_numbers:
+            own = site.model.part_lineage.get(part) == change.lineage
+            if own or part not in marks:
+                marks[part] = (change.kind, change.anchor)
+    return marks
 
 
 def _diff_page(

@@ -201,12 +201,13 @@ def test_accuracy_page_is_linked_and_counts_the_uncertain_links(
 
 
 def _articles(html: str) -> dict[str, list[str]]:
-    """Anchor -> the change articles of a diff page with that id."""
+    """Anchor -> the change articles of a diff page with that id, or with that id made
+    distinct (renderer.anchors: two changes that name one number, "c-402" and "c-402-2")."""
     found: dict[str, list[str]] = defaultdict(list)
     for anchor, body in re.findall(
         r'<article class="change" id="([^"]+)">(.*?)</article>', html, re.S
     ):
-        found[anchor].append(body)
+        found[re.sub(r"^(c-.+?)-\d+$", r"\1", anchor)].append(body)
     return found
 
 

@@ -32,4 +32,21 @@ def test_broken_links_anchors_and_outside_loads_are_reported(tmp_path: Path) -> 
     ]
     assert report.external_loads == [("rule/708.2/index.html", "https://cdn.example.org/a.js")]
     assert report.external_links == 1
+    assert report.repeated_ids == []
     assert not report.ok
+
+
+def test_an_id_given_twice_on_a_page_is_reported_unless_inside_a_template(
+    tmp_path: Path,
+) -> None:
+    """A release page once gave the two clauses its text numbers 702.175 the same id: a link
+    to #702.175 can reach one of them only."""
+    _page(
+        tmp_path,
+        "index.html",
+        '<p id="702.175">Offspring</p><p id="702.175">Impending</p><p id="702.176">x</p>'
+        '<template><h2 id="day">a</h2></template><template><h2 id="day">b</h2></template>',
+    )
+    report = check_site(tmp_path)
+    assert report.repeated_ids == [("index.html", "702.175")]
+    assert report.broken == [] and not report.ok

@@ -1,0 +1,85 @@
+"""Two things a page names alike each get an id of their own, and every link reaches the one
+it means (renderer.anchors): a number its release prints twice, two changes that end in one
+clause, a keyword that had one number in two eras. The whole site's link check finds no id
+given twice (tests/test_one_answer.py); these check that the links go where they should."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from renderer.model import history_urls
+
+TWICE = "2024-09-17"  # prints 702.175 for Offspring (from 2024-08-02) and for Impending (new)
+
+
+def _element(html: str, anchor: str) -> str:
+    """The text of the element with id `anchor`, up to the next element with an id."""
+    after = html.split(f' id="{anchor}"', 1)[1]
+    return re.split(r'\sid="', after, maxsplit=1)[0]
+
+
+def _history_page(site: Path, db: Database, lineage: int) -> str:
+    lineages = {row["id"]: row for row in db.query("SELECT * FROM lineages")}
+    url = history_urls(lineages)[lineage]
+    return (site / url.strip("/") / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_number_printed_twice_has_two_ids_and_each_history_links_to_its_own(
+    full_site: Path, full_lineage: Database
+) -> None:
+    html = (full_site / "releases" / TWICE / "index.html").read_text(encoding="utf-8")
+    assert "Offspring" in _element(html, "702.175")
+    second = _element(html, "702.175-2")
+    assert "Impending" in second
+    # Impending is new there and Offspring is not: the mark is the clause's, not the number's
+    assert ">added</a>" in second
+    assert 'class="mark"' not in _element(html, "702.175")
+    offspring, impending = (
+        lineage
+        for (lineage,) in full_lineage.execute(
+            """SELECT m.lineage_id FROM lineage_members m JOIN parts p ON p.id = m.part_id
+               WHERE m.release = ? AND m.number = '702.175' ORDER BY p.position""",
+            [TWICE],
+        )
+    )
+    into = f'href="/releases/{TWICE}/#'
+    assert f'{into}702.175-2"' in _history_page(full_site, full_lineage, impending)
+    assert f'{into}702.175"' not in _history_page(full_site, full_lineage, impending)
+    assert f'{into}702.175-2"' not in _history_page(full_site, full_lineage, offspring)
+
+
+def test_two_changes_that_end_in_one_clause_each_have_their_id_and_links(
+    full_site: Path, full_lineage: Database
+) -> None:
+    """2008-07-15 merged section 407 (and 407.3) into 402 (402.9): two changes name each new
+    number. The history of 407 links to its own change, and the release page's mark beside
+    402.9 to the change of the clause 402.9 continues (407.1's)."""
+    diff = "/diff/2008-05-01/2008-07-15/"
+    html = (full_site / diff.strip("/") / "index.html").read_text(encoding="utf-8")
+    assert 'href="/releases/2008-05-01/#402"' in _element(html, "c-402")
+    assert 'href="/releases/2008-05-01/#407"' in _element(html, "c-402-2")
+    assert 'href="/releases/2008-05-01/#407.3"' in _element(html, "c-402.9-2")
+    (section_407,) = full_lineage.execute(
+        "SELECT lineage_id FROM lineage_members WHERE release = '2008-05-01' AND number = '407'"
+    ).fetchone()
+    assert f'href="{diff}#c-402-2"' in _history_page(full_site, full_lineage, section_407)
+    release = (full_site / "releases/2008-07-15/index.html").read_text(encoding="utf-8")
+    assert f'class="mark" href="{diff}#c-402.9"' in _element(release, "402.9")
+    assert '"/releases/2008-05-01/#407.1"' in _element(html, "c-402.9")
+
+
+def test_a_keyword_that_had_one_number_twice_keeps_the_plain_id_for_the_older_era(
+    full_site: Path,
+) -> None:
+    html = (full_site / "keyword/scry/index.html").read_text(encoding="utf-8")
+    eras = dict(
+        re.findall(r'<section class="era" id="(era-701\.18(?:-2)?)"(.*?)</section>', html, re.S)
+    )
+    assert set(eras) == {"era-701.18", "era-701.18-2"}
+    years = {anchor: re.findall(r'data-first="(\d{4})', body) for anchor, body in eras.items()}
+    assert min(years["era-701.18"]) == "2011"  # scry's first 701.18 (2011-2016)
+    assert min(years["era-701.18-2"]) == "2020"  # and its second (2020-2025)
+    assert '<a href="#era-701.18-2">701.18</a>' in html
