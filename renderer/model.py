@@ -134,13 +134,17 @@ class SiteModel:
     headings: dict[int, tuple[HeadingMember, ...]]  # titled lineages (lineage.headings)
     gaps: tuple[dict[str, Any], ...]  # releases the archive lacks (archive.gaps.gaps_by_day)
     texts: dict[str, str]  # version hash -> text, of every clause version (read once)
-    # part -> its id on its release page, for a clause its release numbers as an earlier one
-    # (702.175 twice in 2024-09-17): `printing_anchors`
-    printings: dict[int, str]
+    # the clauses a release numbers as an earlier one (702.175 twice in 2024-09-17)
+    printings: tuple[Printing, ...]
+
+    @cached_property
+    def printing_anchors(self) -> dict[int, str]:
+        """part -> its id on its release page, for a later printing of a number."""
+        return {printing.part: printing.anchor for printing in self.printings}
 
     def anchor(self, part: int, label: str) -> str:
         """The id of a clause (`part`, numbered or termed `label`) on its release's page."""
-        return self.printings.get(part) or clause_anchor(label)
+        return self.printing_anchors.get(part) or clause_anchor(label)
 
     @cached_property
     def change_anchors(self) -> dict[tuple[str, int], str]:
@@ -300,11 +304,21 @@ def _members(db: Database) -> tuple[dict[int, list[Member]], dict[int, int]]:
     return members, {row[5]: row[0] for row in rows}
 
 
-def printing_anchors(db: Database) -> dict[int, str]:
-    """Part -> its id on its release page, for each clause that its release numbers (or
-    terms) as an earlier clause of the same release, an error of the official text: the
-    second 702.175 of 2024-09-17 is `702.175-2` (renderer.anchors). A handful in the whole
-    archive; the first of each keeps the plain id, and every other clause is absent."""
+@dataclass(frozen=True)
+class Printing:
+    """A clause its release numbers (or terms) as an earlier clause of the same release."""
+
+    release: str
+    number: str
+    part: int
+    anchor: str  # its id on the release page (renderer.anchors): the second 702.175-2
+
+
+def later_printings(db: Database) -> tuple[Printing, ...]:
+    """Every clause that its release numbers as an earlier one, an error of the official
+    text (2024-09-17 prints 702.175 for Offspring and for Impending), in release and then
+    document order. A handful in the whole archive; the first printing of each keeps the
+    plain id, and is not listed."""
     rows = db.execute(
         """SELECT m.release, m.number, m.part_id FROM lineage_members m
            JOIN parts p ON p.id = m.part_id
@@ -313,12 +327,14 @@ def printing_anchors(db: Database) -> dict[int, str]:
                GROUP BY release, number HAVING count(*) > 1)
            ORDER BY m.release, m.number, p.position"""
     ).fetchall()
-    found: dict[int, str] = {}
-    for (_release, number), printed in groupby(rows, key=lambda row: row[:2]):
+    found = []
+    for (release, number), printed in groupby(rows, key=lambda row: row[:2]):
         for nth, (*_same, part) in enumerate(printed, start=1):
             if nth > 1:
-                found[part] = nth_anchor(clause_anchor(number), nth)
-    return found
+                found.append(
+                    Printing(release, number, part, nth_anchor(clause_anchor(number), nth))
+                )
+    return tuple(found)
 
 
 def _events(db: Database) -> dict[int, list[dict[str, Any]]]:
@@ -376,6 +392,6 @@ def load_model(db: Database) -> SiteModel:
         gaps=tuple(gaps_by_day(db)),
         texts=all_texts(db),
         derived=frozenset(derived_releases(db)),
-        printings=printing_anchors(db),
+        printings=later_printings(db),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
     )

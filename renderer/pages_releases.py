@@ -125,7 +125,7 @@ def _release_page(
                 marks,
                 f"/diff/{previous['date']}/{row['date']}/" if previous else None,
                 history,
-                site.model.printings,
+                site.model.printing_anchors,
             ),
             "counts": counts(found),
             "changed": [c for c in found if c.kind != "formatting"],

@@ -50,6 +50,7 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
     site.env.globals["slot"] = slot
     site.env.globals["day_citation"] = day_citation
     names = site.model.names
+    twice = _printed_again(site)
     result: dict[str, list[dict[str, Any]]] = {}
     for number, found in runs.items():
         items = [
@@ -62,7 +63,8 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
             keys.append(_run_key(item, found[i].version))
         # The number's page first: its folder holds its wordings' folders, and a page
         # written before its folder's parent costs three calls to make them, not one.
-        _number_page(site, number, items, keys, number_segments(site.model, found, items))
+        segments = number_segments(site.model, found, items)
+        _number_page(site, number, items, keys, segments, twice.get(number, []))
         for run, item, key in zip(found, items, keys, strict=True):
             _run_page(site, number, item, key, site.model.part_lineage.get(run.part_id), names)
         result[number] = items
@@ -204,12 +206,31 @@ def _run_page(
     site.clause_page(path, "rule_run.html", context, key, lineage)
 
 
+def _printed_again(site: Site) -> dict[str, list[dict[str, Any]]]:
+    """Number -> each clause that a release numbers so after an earlier one, an error of its
+    text (2024-09-17 prints 702.175 for Offspring, then for Impending): the number's page
+    follows the first, as `show` does, and names the other, as `show`'s note does."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for printing in site.model.printings:
+        lineage = site.model.part_lineage.get(printing.part)
+        found.setdefault(printing.number, []).append(
+            {
+                "release": printing.release,
+                "anchor": printing.anchor,
+                "history": site.model.history_url.get(lineage) if lineage else None,
+                "title": site.model.history_title(lineage) if lineage else None,
+            }
+        )
+    return found
+
+
 def _number_page(
     site: Site,
     number: str,
     items: list[dict[str, Any]],
     keys: list[dict[str, Any]],
     segments: list[Segment],
+    printed_again: list[dict[str, Any]],
 ) -> None:
     def context() -> dict[str, Any]:
         groups: list[dict[str, Any]] = []
@@ -237,13 +258,16 @@ def _number_page(
             "segments": day_segments(segments, site.model.gaps),  # one answer by day each
             "days": list(zip(segments, spanned, strict=True)),  # the list of every day
             "breaks": _breaks(segments),
+            "printed_again": printed_again,
         }
 
     # Everything the page shows comes from its runs (`keys`: each as its pages show it), its
     # segments, which name their runs by URL, and the gaps in the archive each spans (most
     # none): the context is made only when the page is.
     spanned = [gaps_within(segment, site.model.gaps) for segment in segments]
-    key = context_key([number, keys, [_segment_key(segment) for segment in segments], spanned])
+    key = context_key(
+        [number, keys, [_segment_key(segment) for segment in segments], spanned, printed_again]
+    )
     site.lazy_page(f"rule/{number}/index.html", "rule.html", context, key)
 
 

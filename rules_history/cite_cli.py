@@ -18,6 +18,7 @@ from archive.errors import LookupFailed
 from rules_history.options import (
     also_named_note,
     check_base_url,
+    cited_first_note,
     clause_on_day,
     current_store,
     db_option,
@@ -131,6 +132,7 @@ def cite(
                 "gap": clause.get("gap"),
                 "takes_effect": clause.get("takes_effect"),
                 "took_effect": clause.get("took_effect"),
+                "duplicates": clause["duplicates"],
             }
         )
         return
@@ -140,6 +142,8 @@ def cite(
         click.echo(f"note: {day_gap_notice(clause['gap'], day)}", err=True)
     for note in effect_notes(clause):  # as `show` and the day's page say it
         click.echo(note, err=True)
+    if clause["duplicates"]:  # as the number's page says it
+        click.echo(f"note: {cited_first_note(clause)}", err=True)
     if on_day:
         click.echo(on)
         return

@@ -289,10 +289,22 @@ def duplicate_note(clause: dict[str, Any]) -> str:
     """What `show` says of a number its release prints more than once (2024-09-17 numbers
     both Offspring and Impending 702.175): the clause shown is the first, and the rules
     numbered under the number may be either's."""
+    return (
+        f"{_printed_again(clause)}: this shows the first, whatever name asked for it, and the"
+        " rules numbered under it may belong to any of them;"
+        f" `export {clause['release']}` shows each in place"
+    )
+
+
+def cited_first_note(clause: dict[str, Any]) -> str:
+    """What `cite` says of such a number: it cites the first, as the number's page follows
+    it (and names the other)."""
+    return f"{_printed_again(clause)}: this cites the first, as the number's page does"
+
+
+def _printed_again(clause: dict[str, Any]) -> str:
     times = TIMES.get(clause["duplicates"] + 1, f"{clause['duplicates'] + 1} times")
     return (
         f"the {clause['release']} release prints {clause['number']} {times} (an error of"
-        f" its text): this shows the first, whatever name asked for it, and the rules numbered"
-        " under it may belong to any of them;"
-        f" `export {clause['release']}` shows each in place"
+        " its text)"
     )

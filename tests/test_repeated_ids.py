@@ -5,12 +5,15 @@ given twice (tests/test_one_answer.py); these check that the links go where they
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+from click.testing import CliRunner
 from sqlite_utils import Database
 
 from renderer.model import history_urls
+from rules_history.cli import main
 
 TWICE = "2024-09-17"  # prints 702.175 for Offspring (from 2024-08-02) and for Impending (new)
 
@@ -21,9 +24,12 @@ def _element(html: str, anchor: str) -> str:
     return re.split(r'\sid="', after, maxsplit=1)[0]
 
 
+def _history_url(db: Database, lineage: int) -> str:
+    return history_urls({row["id"]: row for row in db.query("SELECT * FROM lineages")})[lineage]
+
+
 def _history_page(site: Path, db: Database, lineage: int) -> str:
-    lineages = {row["id"]: row for row in db.query("SELECT * FROM lineages")}
-    url = history_urls(lineages)[lineage]
+    url = _history_url(db, lineage)
     return (site / url.strip("/") / "index.html").read_text(encoding="utf-8")
 
 
@@ -37,14 +43,7 @@ def test_a_number_printed_twice_has_two_ids_and_each_history_links_to_its_own(
     # Impending is new there and Offspring is not: the mark is the clause's, not the number's
     assert ">added</a>" in second
     assert 'class="mark"' not in _element(html, "702.175")
-    offspring, impending = (
-        lineage
-        for (lineage,) in full_lineage.execute(
-            """SELECT m.lineage_id FROM lineage_members m JOIN parts p ON p.id = m.part_id
-               WHERE m.release = ? AND m.number = '702.175' ORDER BY p.position""",
-            [TWICE],
-        )
-    )
+    offspring, impending = (_lineage(full_lineage, TWICE, "702.175", nth) for nth in (1, 2))
     into = f'href="/releases/{TWICE}/#'
     assert f'{into}702.175-2"' in _history_page(full_site, full_lineage, impending)
     assert f'{into}702.175"' not in _history_page(full_site, full_lineage, impending)
@@ -83,3 +82,41 @@ def test_a_keyword_that_had_one_number_twice_keeps_the_plain_id_for_the_older_er
     assert min(years["era-701.18"]) == "2011"  # scry's first 701.18 (2011-2016)
     assert min(years["era-701.18-2"]) == "2020"  # and its second (2020-2025)
     assert '<a href="#era-701.18-2">701.18</a>' in html
+
+
+def test_the_number_page_and_cite_say_the_number_was_printed_again(
+    full_site: Path, full_lineage: Database
+) -> None:
+    """`show` says so (rules_history.options.duplicate_note); the number's page and `cite`,
+    which follow the first printing as `show` does, say it too and name the other."""
+    html = (full_site / "rule/702.175/index.html").read_text(encoding="utf-8")
+    (note,) = re.findall(r'<p class="printed-again">(.*?)</p>', html)
+    assert f'datetime="{TWICE}"' in note
+    impending = _lineage(full_lineage, TWICE, "702.175", 2)
+    assert "Impending" in _history_page(full_site, full_lineage, impending)
+    assert f'<a href="{_history_url(full_lineage, impending)}">' in note
+    assert f'href="/releases/{TWICE}/#702.175-2"' in note
+    once = (full_site / "rule/702.176/index.html").read_text(encoding="utf-8")
+    assert 'class="printed-again"' not in once
+
+    store = str(full_lineage.execute("PRAGMA database_list").fetchone()[2])
+    cited = CliRunner().invoke(main, ["cite", "702.175", "--as-of", "2024-10-01", "--db", store])
+    assert cited.exit_code == 0, cited.output
+    assert "/rule/702.175/2024-08-02/" in cited.stdout  # Offspring's wording, the first
+    assert f"the {TWICE} release prints 702.175 twice" in cited.stderr
+    later = CliRunner().invoke(main, ["cite", "702.175", "--as-of", "2025-01-01", "--db", store])
+    assert "twice" not in later.stderr  # the next release prints it once
+    as_json = CliRunner().invoke(
+        main, ["cite", "702.175", "--as-of", "2024-10-01", "--json", "--db", store]
+    )
+    assert json.loads(as_json.stdout)["duplicates"] == 1
+
+
+def _lineage(db: Database, release: str, number: str, nth: int) -> int:
+    """The lineage of the `nth` clause its release numbers `number`."""
+    found = db.execute(
+        """SELECT m.lineage_id FROM lineage_members m JOIN parts p ON p.id = m.part_id
+           WHERE m.release = ? AND m.number = ? ORDER BY p.position""",
+        [release, number],
+    ).fetchall()
+    return int(found[nth - 1][0])
