@@ -22,7 +22,7 @@ from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
 from renderer.citations import citations
 from renderer.context import Site
-from renderer.environment import clause_anchor, is_rule_number, rule_url
+from renderer.environment import clause_anchor, is_rule_number, long_date, rule_url
 from renderer.explained import explained_lineage
 from renderer.model import Member, Wording
 from renderer.names import is_term, label
@@ -326,7 +326,8 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
         last["cite_number"], last["cite_release"], path, site.base_url, name, derived=copy
     )
     return {
-        "title": f"History of {' → '.join(h['numbers'])}",
+        # the first release too: several clauses have had the same numbers (309.4 three)
+        "title": f"History of {' → '.join(h['numbers'])} (from {long_date(h['first_release'])})",
         "h": h,
         "cite": cite,
         "picture": _picture(h),

@@ -10,6 +10,7 @@ before ("Face-Down Creatures") is listed on the page and in the name index (rend
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -97,13 +98,20 @@ def build_keywords(site: Site) -> list[Keyword]:
     """Queue every keyword page and the index; return the keywords (for the name index)."""
     found = keywords(site)
     names = {row["date"]: row.get("name") or "" for row in site.releases}
+    # a title several headings have (nine sections are "General"): each page's title and
+    # heading add its number, so that no two pages are named alike
+    titles = Counter(k.title for k in found)
     for k in found:
         members = site.model.headings[k.lineage]
         eras = _eras(members)
-        key = context_key([*_shown(k, eras, site.dates[-1]), site.model.history_url.get(k.lineage)])
+        label = f"{k.title} ({k.numbers[-1]})" if titles[k.title] > 1 else k.title
+        shown = _shown(k, eras, site.dates[-1])
+        key = context_key([*shown, site.model.history_url.get(k.lineage), label])
 
-        def context(k: Keyword = k, eras: list[dict[str, Any]] = eras) -> dict[str, Any]:
-            return _context(site, k, eras, names)
+        def context(
+            k: Keyword = k, eras: list[dict[str, Any]] = eras, label: str = label
+        ) -> dict[str, Any]:
+            return _context(site, k, eras, names, label)
 
         site.lazy_page(f"keyword/{k.slug}/index.html", "keyword.html", context, key)
     site.page(
@@ -171,9 +179,9 @@ def _eras(members: tuple[HeadingMember, ...]) -> list[dict[str, Any]]:
 
 
 def _context(
-    site: Site, k: Keyword, eras: list[dict[str, Any]], names: dict[str, str]
+    site: Site, k: Keyword, eras: list[dict[str, Any]], names: dict[str, str], label: str
 ) -> dict[str, Any]:
-    """Texts and links for a keyword page (only when its key changed)."""
+    """Texts and links for a keyword page (only when its key changed); `label` names it."""
     newest = site.dates[-1]
     total = sum(len(v["children"]) for era in eras for v in era["versions"])
     wording = site.model.texts
@@ -207,7 +215,8 @@ def _context(
             }
         )
     return {
-        "title": f"{k.title} through the years",
+        "title": f"{label} through the years",
+        "label": label,
         "k": k,
         "history": site.model.history_url.get(k.lineage),
         "eras": list(reversed(shown_eras)),

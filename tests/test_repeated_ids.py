@@ -1,7 +1,9 @@
-"""Two things a page names alike each get an id of their own, and every link reaches the one
-it means (renderer.anchors): a number its release prints twice, two changes that end in one
-clause, a keyword that had one number in two eras. The whole site's link check finds no id
-given twice (tests/test_one_answer.py); these check that the links go where they should."""
+"""Things named alike stay apart. On a page, each gets an id of its own and every link
+reaches the one it means (renderer.anchors): a number its release prints twice, two changes
+that end in one clause, a keyword that had one number in two eras. The whole site's link
+check finds no id given twice (tests/test_one_answer.py); these check that the links go where
+they should. Across the site, no two pages share a title (a browser's tabs and bookmarks,
+and a search engine, show the title alone)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from sqlite_utils import Database
 from renderer.model import history_urls
 from rules_history.cli import main
 
+TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+TITLE_WITHIN = 4000  # characters: the title is in the head, before any content
 TWICE = "2024-09-17"  # prints 702.175 for Offspring (from 2024-08-02) and for Impending (new)
 
 
@@ -120,3 +124,18 @@ def _lineage(db: Database, release: str, number: str, nth: int) -> int:
         [release, number],
     ).fetchall()
     return int(found[nth - 1][0])
+
+
+def test_no_two_pages_of_the_whole_site_share_a_title(full_site: Path) -> None:
+    """Nine sections are titled "General", and three clauses have been numbered 309.4."""
+    pages: dict[str, list[str]] = {}
+    for path in full_site.rglob("*.html"):
+        if path.parts[len(full_site.parts)] != "pagefind":
+            with path.open(encoding="utf-8") as page:
+                found = TITLE.search(page.read(TITLE_WITHIN))
+            assert found, path
+            pages.setdefault(found[1], []).append(str(path.relative_to(full_site)))
+    shared = {title: paths for title, paths in pages.items() if len(paths) > 1}
+    assert not shared, list(shared.items())[:5]
+    assert len(pages) > 30000
+    assert "General (500) through the years · CR history" in pages
