@@ -25,8 +25,8 @@ from renderer.print_escaped import PrintEscapedGenerator, print_escaped
 from renderer.site_files import site_folder
 from renderer.source_links import source_links
 from vocabulary.days import ISO_DAY_PATTERN
+from vocabulary.numbers import is_rule_number
 
-RULE_LABEL = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
 ISO_DAY = re.compile(rf"\b{ISO_DAY_PATTERN}\b")
 
 
@@ -204,11 +204,6 @@ def make_environment(
 
 def render(env: Environment, template: str, **context: Any) -> str:
     return env.get_template(template).render(**context)
-
-
-def is_rule_number(label: str) -> bool:
-    """True for '504', '504.2', '708.2a' (false for glossary terms)."""
-    return bool(RULE_LABEL.match(label))
 
 
 @lru_cache(maxsize=ANCHORS_KEPT)

@@ -15,9 +15,9 @@ from collections import defaultdict
 from typing import Any
 
 from renderer.context import Site
-from renderer.environment import is_rule_number
 from renderer.pages_keywords import Keyword, keyword_url
 from vocabulary.names import glossary_terms, name_key
+from vocabulary.numbers import is_rule_number
 
 TERM_WORDS = 8  # a glossary "term" longer than this is a definition run into its term
 LABEL_WORDS = 10  # words of a clause's text shown as its title when it has none

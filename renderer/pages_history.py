@@ -22,13 +22,14 @@ from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
 from renderer.citations import citations
 from renderer.context import Site
-from renderer.environment import clause_anchor, is_rule_number, long_date, rule_url
+from renderer.environment import clause_anchor, long_date, rule_url
 from renderer.explained import explained_lineage
 from renderer.model import Member, Wording
 from renderer.names import is_term, label
 from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
 from renderer.writer import context_key
 from vocabulary.kinds import FORMATTING
+from vocabulary.numbers import is_rule_number
 
 
 def build_histories(site: Site) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
