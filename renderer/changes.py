@@ -16,7 +16,7 @@ from lineage.evidence import NO_EVIDENCE, evidence_by_release
 from renderer.anchors import distinct
 from renderer.environment import clause_anchor
 from renderer.json_column import decode_each
-from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED
+from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED, shown_kind
 
 # Kinds in the order the site lists them.
 KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)
@@ -39,6 +39,12 @@ class Change:
     # its id on the diff page: "c-" and its clause's number, made distinct on the page
     # (renderer.anchors) where two changes name one number (two clauses merged into 402)
     anchor: str = ""
+
+    @property
+    def shown(self) -> str:
+        """Its kind as the pages name it: a glossary entry's is "renamed" where a rule's is
+        "renumbered" (vocabulary.kinds.shown_kind)."""
+        return shown_kind(self.kind, (self.new_numbers or self.old_numbers or [""])[0])
 
     @property
     def renumbers(self) -> bool:

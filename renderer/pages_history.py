@@ -28,7 +28,7 @@ from renderer.model import Member, Wording
 from renderer.names import is_term, label
 from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
 from renderer.writer import context_key
-from vocabulary.kinds import FORMATTING
+from vocabulary.kinds import FORMATTING, shown_kind
 from vocabulary.numbers import is_rule_number
 
 
@@ -193,6 +193,7 @@ def _history(
         events.append(
             {
                 **e,
+                "shown": shown_kind(e["kind"], (new_numbers or old_numbers or [""])[0]),
                 "old_numbers": old_numbers,
                 "new_numbers": new_numbers,
                 "related": related,
@@ -285,6 +286,7 @@ def _wording(
         if end > first
         else clause_anchor(last_number),
         "kind": w.kind,
+        "shown": shown_kind(w.kind, numbers[0]),  # a glossary entry's is "renamed"
         "since": w.since,
         "url": rule_url(numbers[0], w.first),
         "cite_number": last_number,

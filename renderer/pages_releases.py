@@ -190,6 +190,7 @@ def _diff_page(
                 "text": after or before,
                 "history": site.model.history_url.get(c.lineage),
                 "kind": c.kind,
+                "shown": c.shown,
                 "explained": note,
                 "weak": c.weak,
                 "method": c.method,

@@ -148,7 +148,10 @@ def vocabulary_js() -> bytes:
         "plainWord": PLAIN_WORD,
         "ruleNumber": RULE_NUMBER.pattern,
     }
-    kinds = [{"value": kind.value, "label": kind.label} for kind in CHANGE_KINDS]
+    kinds = [
+        {"value": kind.value, "label": kind.label, "termLabel": kind.term_label}
+        for kind in CHANGE_KINDS
+    ]
     lines = [
         "// Generated at build time from the Python package `vocabulary`: do not edit.",
         "(function () {",

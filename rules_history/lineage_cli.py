@@ -21,7 +21,7 @@ from rules_history.options import (
 )
 from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
 from vocabulary.days import ISO_DAY
-from vocabulary.kinds import FORMATTING
+from vocabulary.kinds import FORMATTING, shown_kind
 
 
 def _store(db_file: str | None) -> Database:
@@ -171,7 +171,8 @@ def diff(
     for change in shown:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
         doubt = " (unconfirmed)" if change.get("confirmed") is False else ""
-        click.echo(f"\n{change['kind']}{doubt}: {moved}{uncertain_mark(change)}")
+        kind = shown_kind(change["kind"], (change["new"] or change["old"] or [""])[0])
+        click.echo(f"\n{kind}{doubt}: {moved}{uncertain_mark(change)}")
         click.echo(render_diff(change["diff"]))
         for item in change["explanations"]:
             click.echo(f"explained: {one_line(item)}")

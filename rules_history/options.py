@@ -305,6 +305,5 @@ def cited_first_note(clause: dict[str, Any]) -> str:
 def _printed_again(clause: dict[str, Any]) -> str:
     times = TIMES.get(clause["duplicates"] + 1, f"{clause['duplicates'] + 1} times")
     return (
-        f"the {clause['release']} release prints {clause['number']} {times} (an error of"
-        " its text)"
+        f"the {clause['release']} release prints {clause['number']} {times} (an error of its text)"
     )

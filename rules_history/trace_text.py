@@ -15,7 +15,7 @@ from typing import Any
 from archive.worddiff import word_diffs
 from lineage.evidence import uncertain_mark
 from lineage.stored_diffs import member_text
-from vocabulary.kinds import MERGED, SPLIT
+from vocabulary.kinds import MERGED, SPLIT, shown_kind
 from vocabulary.numbers import is_rule_number
 
 Diff = list[tuple[int, str]]
@@ -122,7 +122,8 @@ def trace_lines(
         old = _union(entry["old"] for entry in event)
         new = _union(entry["new"] for entry in event)
         mark = uncertain_mark(first)
-        yield f"{first['release']}  {first['kind']:<20} {_numbers(old)} -> {_numbers(new)}{mark}"
+        kind = shown_kind(first["kind"], (new or old or [""])[0])  # a term's is "renamed"
+        yield f"{first['release']}  {kind:<20} {_numbers(old)} -> {_numbers(new)}{mark}"
         if first["release"] in after_gap:
             gap = after_gap[first["release"]]
             yield (
@@ -173,5 +174,5 @@ def derived_wording_lines(
         )
         yield (
             f"note: {day} ({note}) prints a wording of {number} of its own"
-            f" ({item['kind']}), {which}: `show {asked}` shows it"
+            f" ({shown_kind(item['kind'], number)}), {which}: `show {asked}` shows it"
         )

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import BROWSER_MARKS
 from sqlite_utils import Database
+from test_term_renames import shown_kinds
 
 from archive.lookup import Found, names_in, resolve
 from rules_history.cli import main
@@ -228,3 +229,27 @@ def test_a_range_is_checked_end_by_end(page: Any, base_url: str, small_store: Da
     assert shown == [as_shown(change) for change in expected["changes"]]
     kinds = {(c["old"], c["new"]): c["kind"] for c in shown}
     assert kinds[("616.1f", "616.1g")] == "renumbered+reworded"
+
+
+def test_a_term_is_renamed_in_the_browser_as_on_the_diff_page(
+    page: Any, base_url: str, small_site: Path
+) -> None:
+    """The compare names each change's kind as the diff page of the same two releases does:
+    a glossary entry whose term changed was renamed (vocabulary.kinds.shown_kind)."""
+    old, new = "2002-10-07", "2008-02-01"  # neighbours in the small store
+    compare(page, base_url, f"old={old}&new={new}")
+    shown = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#compare-out article.change'))
+          .map(a => [a.dataset.old, a.dataset.new, a.querySelector('h3 .kind').textContent])"""
+    )
+    browser = {(o, n): words for o, n, words in shown}
+    html = (small_site / "diff" / old / new / "index.html").read_text(encoding="utf-8")
+    # the changes of one clause into one clause (a list of several is joined in the browser)
+    static = {labels: words for labels, (_kind, words) in shown_kinds(html).items()}
+    pairs = [labels for labels in static if len(labels) == 2]
+    assert len(pairs) > 100
+    for labels in pairs:
+        assert browser[labels] == static[labels].replace("+", " and "), labels
+    renamed = [labels for labels in pairs if static[labels].startswith("renamed")]
+    assert len(renamed) >= 10 and ("Cleanup", "Cleanup Step") in renamed
+    assert any(static[labels] == "renumbered" for labels in pairs)  # a rule's, beside them

@@ -398,7 +398,9 @@
     if (change.new.length) h.append(numbersLink(change.new, newDate));
     var k = document.createElement("span");
     k.className = "kind kind-" + change.kind.replace("+", "-");
-    k.textContent = KIND[change.kind].label;
+    // a glossary entry's change of "number" is a change of its term: renamed
+    var label = change.new.length ? change.new[0] : change.old[0];
+    k.textContent = KIND[change.kind][RULE_NUMBER.test(label || "") ? "label" : "termLabel"];
     h.append(" ", k);
     if (change.confirmed === false) {
       el.dataset.confirmed = "false";
