@@ -301,17 +301,24 @@ def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str,
     derived copy is shown, and diffed from the one before it, but the next is not diffed from
     it (the copy's re-extraction changed words no release printed), as `trace` and the
     release and diff pages compare official releases."""
-    before = None
+    before, copy = None, None
     for w in h["wordings"]:
         if (
             w["url"] not in site.model.run_urls
         ):  # a number printed twice: the other one has the page
             w["url"] = rule_url(w["numbers"][0])
         w["text"] = wording.get(w["version"], "")
-        w["ops"] = site.diffs.diff(before, w["text"]) if before is not None else None
+        # the official words before a derived copy's own, printed again: the day of the copy
+        # (the page says so rather than show a diff with no change)
+        w["restores"] = copy if w["text"] == before else None
+        restored = w["restores"] is not None
+        w["ops"] = (
+            site.diffs.diff(before, w["text"]) if before is not None and not restored else None
+        )
         w["witnesses"] = _witnesses(site, w["first"], w["numbers"][0]) if h["numbered"] else []
         if not w["derived"]:
             before = w["text"]
+        copy = w["first"] if w["derived"] else None
     words = h["wordings"]
     # what the page folds: formatting-only wordings (counted in `folded`) and events
     h["quiet_events"] = [e for e in h["events"] if e["kind"] == FORMATTING]

@@ -318,6 +318,18 @@ def test_a_history_diffs_the_wording_after_the_copy_from_the_official_one(scourg
     assert not any("without taking any actions" in text for text in official)
 
 
+def test_a_history_says_the_official_words_came_back_after_the_copys_own(scourge_site: Path):
+    """101.3 reads "has been determined" in 2003-03-15 and 2003-07-01, "hsa been" in the copy
+    between: the 2003-07-01 wording showed a box of what changed with nothing changed in it.
+    It says instead that these are the words of before the copy."""
+    (page,) = (scourge_site / "history").glob("*/101.3/index.html")
+    entries = re.findall(r'<li id="w\d+" class="wording-entry.*?</li>', page.read_text(), re.S)
+    copy, official = entries[-2], entries[-1]
+    assert "hsa been determined" in copy and "What changed" in copy
+    assert 'data-release="2003-07-01"' in official and "What changed" not in official
+    assert re.search(r"re-extracted copy of <time datetime=\"2003-05-26\">", official)
+
+
 def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
     """`cite 420.5e@SCG` cited the copy's wording ('the Legend rule.' in single quotes, which
     no official release printed) as any release's, and so did the page's "Cite this rule"."""
