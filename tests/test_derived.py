@@ -330,6 +330,15 @@ def test_a_history_says_the_official_words_came_back_after_the_copys_own(scourge
     assert re.search(r"re-extracted copy of <time datetime=\"2003-05-26\">", official)
 
 
+def test_a_number_pages_list_of_days_says_which_come_from_the_copy(scourge_site: Path):
+    """The day's own answer said so; the list of every day on the same page did not."""
+    page = (scourge_site / "rule/101.3/index.html").read_text(encoding="utf-8")
+    days = re.findall(r'<li class="day-run" data-start="([\d-]+)".*?</li>', page, re.S)
+    entries = dict(zip(days, re.findall(r'<li class="day-run".*?</li>', page, re.S), strict=True))
+    assert "re-extracted copy" in entries["2003-05-26"]
+    assert not any("re-extracted" in entries[day] for day in ("2003-03-15", "2003-07-01"))
+
+
 def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
     """`cite 420.5e@SCG` cited the copy's wording ('the Legend rule.' in single quotes, which
     no official release printed) as any release's, and so did the page's "Cite this rule"."""
