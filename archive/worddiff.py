@@ -35,6 +35,9 @@ _SURROGATES = range(0xD800, 0xE000)
 DELETE, EQUAL, INSERT = -1, 0, 1
 _OPS = {"-": DELETE, "=": EQUAL, "+": INSERT}  # the compiled engine's operation names
 PARALLEL_FROM = 300  # pairs; below this, starting worker processes costs more than it saves
+# pairs given to a worker at a time, at most: an interrupted caller waits for the chunks in
+# hand (a worker leaves the interrupt to it, archive.workers), a fraction of a second each
+CHUNK_PAIRS = 250
 TEXTS_KEPT = 10_000  # texts cut into sentences and words: each is diffed against many
 KNOWN_PAIRS = 20_000  # diffs kept for pairs that come again (site builds, long-lived callers)
 
@@ -254,7 +257,8 @@ class WordDiffs:
             return  # diffed here, when asked: starting processes would cost more
         # dealt costliest pairs first, so that no worker is left with the longest at the end
         order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]) - len(todo[i][1]))
-        self.hands = [order[k :: workers * 4] for k in range(workers * 4)]
+        hands = max(workers * 4, -(-len(todo) // CHUNK_PAIRS))
+        self.hands = [order[k::hands] for k in range(hands)]
         # a killed caller (SIGKILL: no cleanup) must not leave a worker holding its files
         self.pool = ProcessPoolExecutor(
             max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),)

@@ -18,6 +18,7 @@ from sqlite_utils import Database
 from archive.errors import LookupFailed, NotANumber, RulesHistoryError
 from archive.manifest import CAPTURES_DIR
 from archive.store import DB_ENV, db_path
+from archive.workers import INTERRUPTED_EXIT
 
 if TYPE_CHECKING:  # the pipeline imports every stage: loaded by the commands that run it
     from rules_history.pipeline import UpdateReport
@@ -77,6 +78,10 @@ class UsageLine(click.ClickException):
         click.echo(f"error: {self.format_message()}", err=True)
 
 
+# What an interrupted command says: every write is whole (atomic) and a rerun resumes.
+INTERRUPTED = "interrupted: what was written before is kept whole; run the command again to finish"
+
+
 class OneLineUsage(click.Group):
     """The command group whose usage errors, its own and its commands', are one line."""
 
@@ -95,6 +100,9 @@ class OneLineUsage(click.Group):
             raise
         except click.UsageError as error:
             raise UsageLine(error) from error
+        except KeyboardInterrupt:  # Ctrl-C: one line, where click printed a blank and "Aborted!"
+            click.echo(INTERRUPTED, err=True)
+            ctx.exit(INTERRUPTED_EXIT)
 
 
 db_option = click.option(

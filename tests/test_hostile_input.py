@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -29,9 +30,11 @@ from test_store_follows_folder import synthetic_release
 
 from archive.limits import MAX_CLAUSES, MAX_RELEASE_BYTES
 from archive.manifest import CAPTURES_DIR
+from archive.workers import INTERRUPTED_EXIT
 from renderer.serve import serve_in_thread
 from renderer.writer import MANIFEST, SiteWriter, code_key
 from rules_history.cli import main
+from rules_history.options import INTERRUPTED
 
 RELEASE = "2008-02-01"
 UTF8_RELEASE = "2014-05-01"  # UTF-8 with dashes and quotes: C1 controls when read as latin-1
@@ -388,6 +391,73 @@ def test_a_killed_ingest_leaves_no_worker_running(tmp_path):
     )
     expected = min(2, os.cpu_count() or 1)  # as archive.ingest starts them
     assert survivors_of_killing(ingest_process, expected, within=60) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_interrupted_ingest_says_one_line_and_a_rerun_finishes(tmp_path):
+    """Ctrl-C reaches every process of the command: each parsing worker printed a traceback
+    above click's blank line and "Aborted!"."""
+    command = [sys.executable, "-m", "rules_history", "ingest", "--db", str(tmp_path / "r.db")]
+    status, stderr, left = interrupt(command, workers=min(2, os.cpu_count() or 1))
+    assert (status, stderr, left) == (INTERRUPTED_EXIT, f"{INTERRUPTED}\n", [])
+    rerun = subprocess.run([*command, "--quiet"], capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    dates = {entry["date"] for entry in json.loads((CAPTURES_DIR / "manifest.json").read_text())}
+    store = Database(tmp_path / "r.db")
+    assert store.execute("SELECT count(*) FROM releases").fetchone()[0] == len(dates)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_interrupted_build_says_one_line_and_a_rerun_finishes(
+    tiny_lineage, tiny_captures, tmp_path
+):
+    """The build's process computing the compare data printed its traceback too. (On a copy
+    of the tiny store, brought up to date already: the build goes straight to its pages.)"""
+    db = tmp_path / "r.db"
+    with sqlite3.connect(db) as copy:
+        tiny_lineage.conn.backup(copy)
+    out = tmp_path / "site"
+    command = [sys.executable, "-m", "rules_history", "build", "--db", str(db), "--out", str(out)]
+    command += ["--captures", str(tiny_captures), "--state", str(tmp_path / "state")]
+    command += ["--no-search", "--quiet"]
+    status, stderr, left = interrupt(command, workers=1)
+    assert (status, stderr, left) == (INTERRUPTED_EXIT, f"{INTERRUPTED}\n", [])
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    assert (out / "index.html").is_file() and (out / "rule" / "100.1" / "index.html").is_file()
+
+
+# Seconds an interrupted command may take to end: its workers finish the task in hand (a
+# fraction of a second; once, the pool's pipe was left half written and it never ended).
+INTERRUPTED_WITHIN = 60
+
+
+def interrupt(command: list[str], workers: int) -> tuple[int, str, list[int]]:
+    """Run `command` in a process group of its own until it has `workers` children, then
+    interrupt the group as Ctrl-C at a terminal does; its exit status, what it printed on
+    stderr, and which of its children still ran two seconds after it ended."""
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 120
+    children: list[int] = []
+    while len(children) < workers and time.monotonic() < deadline and process.poll() is None:
+        children = children_of(process.pid)
+        time.sleep(0.02)
+    assert len(children) >= workers, "the command never started its workers"
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        _out, stderr = process.communicate(timeout=INTERRUPTED_WITHIN)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        pytest.fail(f"still running {INTERRUPTED_WITHIN} s after the interrupt: {command}")
+    time.sleep(2)
+    return process.returncode, stderr, [pid for pid in children if alive(pid)]
 
 
 def survivors_of_killing(process: subprocess.Popen[Any], workers: int, within: float) -> list[int]:
