@@ -15,8 +15,10 @@ from renderer.environment import clause_anchor
 
 def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows grouped by scenario, oldest release first; consecutive releases with the same
-    outcome and cites become one span, and a span whose outcome differs from the one
-    before is marked as changed."""
+    outcome and cites become one span. A span is marked as changed when its first record
+    says so, as `rules-history examples` does (facedown.run: a derived copy's outcome is
+    no change, and the release after it is compared with the official one before), and
+    one read from a derived copy says so, with what the record notes of it."""
     grouped: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         grouped.setdefault(str(row.get("scenario", "?")), []).append(row)
@@ -46,7 +48,9 @@ def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "outcome": text,
                     "cites": cites,
                     "agrees": row.get("agrees"),
-                    "changed": last is not None and text != last["outcome"],
+                    "changed": bool(row.get("changed")),
+                    "derived": bool(row.get("derived")),
+                    "finding": row.get("finding") if row.get("derived") else None,
                 }
             )
         first = items[0]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from click.testing import CliRunner
 from sqlite_utils import Database
@@ -39,3 +41,27 @@ def test_examples_text_and_errors(full_lineage: Database) -> None:
     assert bad.exit_code == 1 and bad.output.startswith("error: no scenario 'nope'")
     early = runner.invoke(main, ["examples", "--as-of", "1990-01-01", *args])
     assert early.exit_code == 1 and "before the first release" in early.output
+
+
+def test_the_examples_page_marks_the_changes_the_cli_marks(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """The page marked a span changed when its outcome differed from the span before, so the
+    re-extracted copy's "not stated" (2003-05-26) and the official {3} after it were both
+    "changed"; the records say neither is: the page now shows their flag, and the copy as
+    such."""
+    result = CliRunner().invoke(main, ["examples", "--json", "--db", db_file(full_lineage)])
+    records = {(r["scenario"], r["release"]): r for r in json.loads(result.output)}
+    html = (full_site / "examples/index.html").read_text(encoding="utf-8")
+    checked = 0
+    for scenario, body in re.findall(r'<h2 id="([^"]+)">(.*?)</section>', html, re.S):
+        for row in re.findall(r"<tr(?: class=\"changed\")?><th scope=\"row\">.*?</tr>", body, re.S):
+            first = re.search(r'<a href="/releases/([\d-]+)/">', row)
+            assert first, row
+            record = records[(scenario, first[1])]
+            assert ("<strong>(changed)</strong>" in row) == bool(record["changed"]), first[1]
+            assert ("re-extracted copy" in row) == bool(record.get("derived")), first[1]
+            checked += 1
+    assert checked > 100
+    morph = re.search(r'<h2 id="morph-cost">(.*?)</section>', html, re.S)
+    assert morph and "2003-05-26" in morph[1] and "(changed)" not in morph[1]
