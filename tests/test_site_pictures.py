@@ -153,6 +153,21 @@ def test_a_renumbering_picture_joins_the_sections_of_its_table(small_site: Path)
     assert f"between {across} pairs of sections, and within {len(listed) - across} " in summary
 
 
+def test_a_renumbering_counts_clauses_not_rows(small_site: Path) -> None:
+    """A clause split into several pieces has a row for each: the page said "N clauses" of
+    its rows (2009-07-08: 1,382 for 1,258 clauses), and so did the index's column."""
+    page = soup(small_site, "renumbering/2009-07-08/index.html")
+    rows = page.select("#renumber-table tbody tr")
+    olds = {row.find_all("td")[0].get_text(" ", strip=True) for row in rows}
+    assert len(olds) < len(rows)  # 504.2 alone has three rows
+    intro = " ".join(page.select_one("main p").get_text().split())
+    assert intro.startswith(f"{len(olds)} clauses of the ")
+    assert f"({len(rows)} rows below: a clause split into several has a row for each)" in intro
+    index = soup(small_site, "renumbering/index.html")
+    link = index.select_one('a[href="/renumbering/2009-07-08/"]')
+    assert link and link.find_parent("tr").select_one("td.num").get_text() == str(len(olds))
+
+
 def test_a_diff_folds_its_formatting_only_changes_and_counts_them(
     small_site: Path, small_lineage: Database
 ) -> None:
