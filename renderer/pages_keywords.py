@@ -194,6 +194,8 @@ def _context(
                 {
                     **v,
                     "current": v["last"] == newest,
+                    # printed only by a re-extracted copy (2003-05-26): said so, as elsewhere
+                    "derived": v["first"] == v["last"] and v["first"] in site.derived,
                     "first_name": names.get(v["first"], ""),
                     "last_name": names.get(v["last"], ""),
                     "anchor": clause_anchor(era["number"]),

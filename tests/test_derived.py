@@ -339,6 +339,18 @@ def test_a_number_pages_list_of_days_says_which_come_from_the_copy(scourge_site:
     assert not any("re-extracted" in entries[day] for day in ("2003-03-15", "2003-07-01"))
 
 
+def test_a_keyword_page_says_which_printing_is_the_copys(scourge_site: Path):
+    """Morph as the copy prints it lost its mana symbols ("a mana cost of , by paying"): the
+    keyword page showed it as one more version, with no word of the copy."""
+    page = (scourge_site / "keyword/morph/index.html").read_text(encoding="utf-8")
+    printings = dict(
+        re.findall(r'class="printing" data-first="([\d-]+)"(.*?)</details>', page, re.S)
+    )
+    assert set(printings) >= {"2003-03-15", "2003-05-26", "2003-07-01"}
+    for day, printed in printings.items():
+        assert ("re-extracted copy" in printed) == (day == "2003-05-26"), day
+
+
 def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
     """`cite 420.5e@SCG` cited the copy's wording ('the Legend rule.' in single quotes, which
     no official release printed) as any release's, and so did the page's "Cite this rule"."""
