@@ -67,7 +67,7 @@ def store_headings(db: Database, start: str) -> int:
         db.execute("SELECT hash, text FROM clause_versions WHERE length(text) <= ?", [short])
     )
     rows = db.execute(
-        f"""SELECT m.lineage_id, m.release, m.number, m.kind, p.title, p.capture_id,
+        f"""SELECT m.lineage_id, m.release, m.number, m.kind, p.title, p.id,
                   p.version_hash
            FROM lineage_members m JOIN parts p ON p.id = m.part_id
            WHERE m.release >= ? AND m.kind IN {HEADING_KINDS} AND m.number IS NOT NULL
@@ -79,12 +79,12 @@ def store_headings(db: Database, start: str) -> int:
     if longer:
         texts.update(keyed_values(db, "clause_versions", "hash", "text", longer))
     found = []
-    for lineage, release, number, kind, title, capture, version in rows:
+    for lineage, release, number, kind, title, part, version in rows:
         text = texts.get(version)
         if text is not None and is_heading(kind, text):
-            found.append((lineage, release, number, kind, title, text, capture, version))
-    sections = {(row[6], row[2]) for row in found if row[3] == "section"}
-    children = _children(db, {(row[6], row[2]) for row in found}, sections, start)
+            found.append((lineage, release, number, kind, title, text, part, version))
+    sections = {row[6] for row in found if row[3] == "section"}
+    children = _children(db, {row[6] for row in found}, sections, start)
     db.conn.executemany(
         """INSERT INTO headings (lineage_id, release, number, kind, title, version, children)
            VALUES (?, ?, ?, ?, ?, ?, ?)""",
@@ -96,36 +96,58 @@ def store_headings(db: Database, start: str) -> int:
                 kind,
                 " ".join((title or text or number).split()),
                 version,
-                _encoded(children.get((capture, number), [])),
+                _encoded(children.get(part, [])),
             )
-            for lineage, release, number, kind, title, text, capture, version in found
+            for lineage, release, number, kind, title, text, part, version in found
         ],
     )
     return len(found)
 
 
 def _children(
-    db: Database, wanted: set[tuple[int, str]], sections: set[tuple[int, str]], start: str
-) -> dict[tuple[int, str], list[tuple[str, str]]]:
-    """(capture, heading number) -> the numbered clauses printed under it, in order (one scan
-    in the order of the parts' own index, of the captures of the releases from `start` on).
+    db: Database, wanted: set[int], sections: set[int], start: str
+) -> dict[int, list[tuple[str, str]]]:
+    """Heading part -> the numbered clauses printed under it, in order (one scan in the order
+    of the parts' own index, of the captures of the releases from `start` on).
 
     Under a chapter, its sections; under a keyword rule, its subrules; under a section, every
     rule and subrule of it (`sections`): 704.5's "The state-based actions are as follows:"
     says nothing without 704.5a-z, and a page of the section that showed its rules alone
-    dated its printings by them, as if the list had not changed since the rules did."""
-    found: dict[tuple[int, str], list[tuple[str, str]]] = defaultdict(list)
-    for capture, parent, number, kind, version in db.execute(
-        """SELECT capture_id, parent, number, kind, version_hash FROM parts
+    dated its printings by them, as if the list had not changed since the rules did.
+
+    "Under" is where the release prints a clause, not what its number says: the two differ
+    only where the text errs, and a reader of the release sees it where it stands. 2024-09-17
+    prints 702.175 for Offspring and then for Impending, each with its 702.175a: by number,
+    each keyword got the other's rules; 2004-06-01 prints scry's rule 502.35b under 502.36
+    Scry, 2006-05-01 rules 501.2-501.6 in section 510 (13 headings of the whole archive)."""
+    found: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    chapter = section = rule = None  # the part each clause is printed under, so far
+    capture_now = None
+    for part, capture, number, kind, version in db.execute(
+        """SELECT id, capture_id, number, kind, version_hash FROM parts
            WHERE capture_id IN (SELECT capture_id FROM releases WHERE date >= ?)
-             AND number IS NOT NULL AND kind IN ('section', 'rule', 'subrule')
+             AND number IS NOT NULL AND kind IN ('chapter', 'section', 'rule', 'subrule')
            ORDER BY capture_id, position""",
         [start],
     ):
-        if (capture, parent) in wanted:
-            found[(capture, parent)].append((number, version))
-        if kind == "subrule" and (capture, section := number.partition(".")[0]) in sections:
-            found[(capture, section)].append((number, version))  # a keyword's too
+        if capture != capture_now:
+            chapter = section = rule = None
+            capture_now = capture
+        if kind == "chapter":
+            chapter, section, rule = part, None, None
+        elif kind == "section":
+            if chapter in wanted:
+                found[chapter].append((number, version))
+            section, rule = part, None
+        elif kind == "rule":
+            if section in wanted:
+                found[section].append((number, version))
+            rule = part
+        else:  # a subrule: its rule's, and its section's (a keyword's subrules too)
+            if rule in wanted:
+                found[rule].append((number, version))
+            if section in sections:
+                found[section].append((number, version))
     return found
 
 

@@ -142,6 +142,12 @@ class SiteModel:
         """part -> its id on its release page, for a later printing of a number."""
         return {printing.part: printing.anchor for printing in self.printings}
 
+    @cached_property
+    def printed_again(self) -> dict[tuple[str, str, str], str]:
+        """(release, number, version) -> the id of that later printing on the release page,
+        for what knows a clause by its words rather than its part (a keyword's rules)."""
+        return {(p.release, p.number, p.version): p.anchor for p in self.printings}
+
     def anchor(self, part: int, label: str) -> str:
         """The id of a clause (`part`, numbered or termed `label`) on its release's page."""
         return self.printing_anchors.get(part) or clause_anchor(label)
@@ -311,6 +317,7 @@ class Printing:
     release: str
     number: str
     part: int
+    version: str  # its text's hash: what names it where its part is not at hand (headings)
     anchor: str  # its id on the release page (renderer.anchors): the second 702.175-2
 
 
@@ -320,7 +327,7 @@ def later_printings(db: Database) -> tuple[Printing, ...]:
     document order. A handful in the whole archive; the first printing of each keeps the
     plain id, and is not listed."""
     rows = db.execute(
-        """SELECT m.release, m.number, m.part_id FROM lineage_members m
+        """SELECT m.release, m.number, m.part_id, p.version_hash FROM lineage_members m
            JOIN parts p ON p.id = m.part_id
            WHERE (m.release, m.number) IN (
                SELECT release, number FROM lineage_members INDEXED BY lineage_members_release
@@ -329,11 +336,10 @@ def later_printings(db: Database) -> tuple[Printing, ...]:
     ).fetchall()
     found = []
     for (release, number), printed in groupby(rows, key=lambda row: row[:2]):
-        for nth, (*_same, part) in enumerate(printed, start=1):
+        for nth, (*_same, part, version) in enumerate(printed, start=1):
             if nth > 1:
-                found.append(
-                    Printing(release, number, part, nth_anchor(clause_anchor(number), nth))
-                )
+                anchor = nth_anchor(clause_anchor(number), nth)
+                found.append(Printing(release, number, part, version, anchor))
     return tuple(found)
 
 

@@ -159,6 +159,7 @@ def _eras(members: tuple[HeadingMember, ...]) -> list[dict[str, Any]]:
                     "last": same[-1].release,
                     "count": len(same),
                     "title": same[0].title,
+                    "version": same[0].version,
                     "children": list(same[0].children),
                 }
             )
@@ -185,6 +186,7 @@ def _context(
     newest = site.dates[-1]
     total = sum(len(v["children"]) for era in eras for v in era["versions"])
     wording = site.model.texts
+    again = site.model.printed_again
     shown_eras = []
     for era in eras:
         versions = []
@@ -198,9 +200,16 @@ def _context(
                     "derived": v["first"] == v["last"] and v["first"] in site.derived,
                     "first_name": names.get(v["first"], ""),
                     "last_name": names.get(v["last"], ""),
-                    "anchor": clause_anchor(era["number"]),
+                    # its id, and its rules', on the page of the release that printed them
+                    # (702.175 printed twice in 2024-09-17: Impending's are the second)
+                    "anchor": again.get((v["first"], era["number"], v["version"]))
+                    or clause_anchor(era["number"]),
                     "children": [
-                        {"number": n, "text": wording.get(h, ""), "anchor": clause_anchor(n)}
+                        {
+                            "number": n,
+                            "text": wording.get(h, ""),
+                            "anchor": again.get((v["first"], n, h)) or clause_anchor(n),
+                        }
                         for n, h in v["children"]
                     ]
                     if full

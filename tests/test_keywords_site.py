@@ -151,3 +151,33 @@ def test_a_note_left_in_a_sections_place_is_no_name(
     shown = CliRunner().invoke(main, ["show", "215", "--as-of", printed[EMPTIED], "--db", store])
     assert EMPTIED in shown.output
     assert (full_site / "rule/215/index.html").exists()
+
+
+def test_a_keyword_lists_the_rules_its_release_prints_under_it(full_site: Path) -> None:
+    """Clauses are under the heading their release prints them under, not the one their
+    number names, where the two differ (errors of the text): 2024-09-17 prints 702.175 for
+    Offspring and for Impending, each with its 702.175a, and each page listed the other's too
+    and linked to Offspring's; 2004-06-01 prints scry's 502.35b under 502.36 Scry."""
+    impending = (full_site / "keyword/impending/index.html").read_text(encoding="utf-8")
+    printing = _printing(impending, "2024-09-17")
+    assert re.findall(r'href="/releases/2024-09-17/#([^"]+)"', printing) == [
+        "702.175-2",
+        "702.175a-2",
+    ]
+    assert "Offspring" not in printing
+    offspring = (full_site / "keyword/offspring/index.html").read_text(encoding="utf-8")
+    assert 'data-first="2024-09-17"' not in offspring  # as printed from 2024-08-02, unchanged
+    assert "Impending" not in offspring
+    scry = _printing(
+        (full_site / "keyword/scry/index.html").read_text(encoding="utf-8"), "2004-06-01"
+    )
+    assert ">502.35b</a> If a spell or ability has multiple instances of scry" in scry
+    modular = (full_site / "keyword/modular/index.html").read_text(encoding="utf-8")
+    assert "instances of scry" not in modular
+
+
+def _printing(html: str, first: str) -> str:
+    """The printing of a keyword page that begins with the release `first`."""
+    found = re.search(rf'<details class="printing" data-first="{first}"(.*?)</details>', html, re.S)
+    assert found, first
+    return found[1]
