@@ -16,7 +16,8 @@ from lineage.evidence import NO_EVIDENCE, evidence_by_release
 from renderer.anchors import distinct
 from renderer.environment import clause_anchor
 from renderer.json_column import decode_each
-from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED, shown_kind
+from vocabulary.kind_names import shown_kind
+from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
 KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)

@@ -28,7 +28,8 @@ from renderer.model import Member, Wording
 from renderer.names import is_term, label
 from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
 from renderer.writer import context_key
-from vocabulary.kinds import FORMATTING, shown_kind
+from vocabulary.kind_names import shown_kind
+from vocabulary.kinds import FORMATTING
 from vocabulary.numbers import is_rule_number
 
 

@@ -20,9 +20,11 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
+import vocabulary.kind_names
 import vocabulary.kinds
 import vocabulary.names
 import vocabulary.numbers
+from vocabulary.kind_names import term_label
 from vocabulary.kinds import CHANGE_KINDS, QUIET_KINDS
 from vocabulary.names import DASHES, GLOSSARY_MARK, NOTE, QUOTES
 from vocabulary.numbers import PLAIN_WORD, RULE_NUMBER, SENTENCE_BREAK, WORD_TOKEN
@@ -149,7 +151,7 @@ def vocabulary_js() -> bytes:
         "ruleNumber": RULE_NUMBER.pattern,
     }
     kinds = [
-        {"value": kind.value, "label": kind.label, "termLabel": kind.term_label}
+        {"value": kind.value, "label": kind.label, "termLabel": term_label(kind)}
         for kind in CHANGE_KINDS
     ]
     lines = [
@@ -176,7 +178,8 @@ def cached_vocabulary_js(folder: Path) -> bytes:
     """`vocabulary_js()`, kept in `folder` (the build's cache) under a key of what it is made
     from: scanning every code point takes a second or two, on every build otherwise."""
     digest = hashlib.sha256(f"{sys.version}|{unicodedata.unidata_version}".encode())
-    for module in (sys.modules[__name__], vocabulary.kinds, vocabulary.names, vocabulary.numbers):
+    modules = (vocabulary.kinds, vocabulary.kind_names, vocabulary.names, vocabulary.numbers)
+    for module in (sys.modules[__name__], *modules):
         digest.update(Path(str(module.__file__)).read_bytes())
     kept = folder / f"vocabulary-{digest.hexdigest()[:16]}.js"
     if kept.is_file():

@@ -21,7 +21,8 @@ from rules_history.options import (
 )
 from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
 from vocabulary.days import ISO_DAY
-from vocabulary.kinds import FORMATTING, shown_kind
+from vocabulary.kind_names import shown_kind
+from vocabulary.kinds import FORMATTING
 
 
 def _store(db_file: str | None) -> Database:

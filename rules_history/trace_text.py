@@ -15,7 +15,8 @@ from typing import Any
 from archive.worddiff import word_diffs
 from lineage.evidence import uncertain_mark
 from lineage.stored_diffs import member_text
-from vocabulary.kinds import MERGED, SPLIT, shown_kind
+from vocabulary.kind_names import shown_kind
+from vocabulary.kinds import MERGED, SPLIT
 from vocabulary.numbers import is_rule_number
 
 Diff = list[tuple[int, str]]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from vocabulary.numbers import is_rule_number
-
 
 class ChangeKind(StrEnum):
     """What happened to a clause from one release to the next (see the README's table)."""
@@ -27,17 +25,6 @@ class ChangeKind(StrEnum):
         """The kind as a reader sees it: 'renumbered and reworded'."""
         return self.value.replace("+", " and ")
 
-    @property
-    def of_term(self) -> str:
-        """The kind's name for a glossary entry, whose "number" is its term: 'renamed'
-        where a rule is 'renumbered' (`shown_kind`)."""
-        return _OF_TERM.get(self.value, self.value)
-
-    @property
-    def term_label(self) -> str:
-        """`of_term` as a reader sees it: 'renamed and reworded'."""
-        return self.of_term.replace("+", " and ")
-
 
 UNCHANGED = ChangeKind.UNCHANGED
 RENUMBERED = ChangeKind.RENUMBERED
@@ -50,21 +37,6 @@ SPLIT = ChangeKind.SPLIT
 MERGED = ChangeKind.MERGED
 ADDED = ChangeKind.ADDED
 REMOVED = ChangeKind.REMOVED
-
-# What a change of "number" is called for a glossary entry: its term changed, it was renamed.
-# Only pages and the CLI's text say so; the store, JSON and the counts keep the kind.
-_OF_TERM = {"renumbered": "renamed", "renumbered+reworded": "renamed+reworded"}
-
-
-def shown_kind(kind: str, label: str) -> str:
-    """The kind of a change of the clause `label` (its number, or a glossary entry's term),
-    as pages and the CLI's text name it.
-
-    >>> shown_kind("renumbered+reworded", "702.37a"), shown_kind("renumbered", "Legend, Legendary")
-    ('renumbered+reworded', 'renamed')
-    """
-    return kind if is_rule_number(label) else _OF_TERM.get(kind, kind)
-
 
 # Every kind, in the order pages and counts list them: the changes of words first.
 CHANGE_KINDS: tuple[ChangeKind, ...] = (
