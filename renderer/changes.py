@@ -44,7 +44,7 @@ class Change:
     @property
     def shown(self) -> str:
         """Its kind as the pages name it: a glossary entry's is "renamed" where a rule's is
-        "renumbered" (vocabulary.kinds.shown_kind)."""
+        "renumbered" (vocabulary.kind_names.shown_kind)."""
         return shown_kind(self.kind, (self.new_numbers or self.old_numbers or [""])[0])
 
     @property

@@ -235,7 +235,7 @@ def test_a_term_is_renamed_in_the_browser_as_on_the_diff_page(
     page: Any, base_url: str, small_site: Path
 ) -> None:
     """The compare names each change's kind as the diff page of the same two releases does:
-    a glossary entry whose term changed was renamed (vocabulary.kinds.shown_kind)."""
+    a glossary entry whose term changed was renamed (vocabulary.kind_names.shown_kind)."""
     old, new = "2002-10-07", "2008-02-01"  # neighbours in the small store
     compare(page, base_url, f"old={old}&new={new}")
     shown = page.evaluate(

@@ -1,6 +1,6 @@
 """A glossary entry's "number" is its term: when the term changes, the pages and the CLI's
 text say the entry was renamed, where a rule is renumbered. The store, the JSON and the counts
-keep the kind itself (renumbered), so that every count still agrees (vocabulary.kinds)."""
+keep the kind itself (renumbered), so that every count still agrees (vocabulary.kind_names)."""
 
 from __future__ import annotations
 
