@@ -16,7 +16,7 @@ from lineage.evidence import NO_EVIDENCE, evidence_by_release
 from renderer.anchors import distinct
 from renderer.environment import clause_anchor
 from renderer.json_column import decode_each
-from vocabulary.kind_names import shown_kind
+from vocabulary.kind_names import shown_change_kind
 from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
@@ -44,8 +44,8 @@ class Change:
     @property
     def shown(self) -> str:
         """Its kind as the pages name it: a glossary entry's is "renamed" where a rule's is
-        "renumbered" (vocabulary.kind_names.shown_kind)."""
-        return shown_kind(self.kind, (self.new_numbers or self.old_numbers or [""])[0])
+        "renumbered" (vocabulary.kind_names.shown_change_kind)."""
+        return shown_change_kind(self.kind, self.old_numbers, self.new_numbers)
 
     @property
     def renumbers(self) -> bool:

@@ -28,7 +28,7 @@ from renderer.model import Member, Wording
 from renderer.names import is_term, label
 from renderer.pictures.spans import NumberSpan, WordingMark, spans_svg
 from renderer.writer import context_key
-from vocabulary.kind_names import shown_kind
+from vocabulary.kind_names import shown_change_kind, shown_kind
 from vocabulary.kinds import FORMATTING
 from vocabulary.numbers import is_rule_number
 
@@ -194,7 +194,7 @@ def _history(
         events.append(
             {
                 **e,
-                "shown": shown_kind(e["kind"], (new_numbers or old_numbers or [""])[0]),
+                "shown": shown_change_kind(e["kind"], old_numbers, new_numbers),
                 "old_numbers": old_numbers,
                 "new_numbers": new_numbers,
                 "related": related,

@@ -21,7 +21,7 @@ from rules_history.options import (
 )
 from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
 from vocabulary.days import ISO_DAY
-from vocabulary.kind_names import shown_kind
+from vocabulary.kind_names import shown_change_kind
 from vocabulary.kinds import FORMATTING
 
 
@@ -172,7 +172,7 @@ def diff(
     for change in shown:
         moved = f"{_numbers(change['old'])} -> {_numbers(change['new'])}"
         doubt = " (unconfirmed)" if change.get("confirmed") is False else ""
-        kind = shown_kind(change["kind"], (change["new"] or change["old"] or [""])[0])
+        kind = shown_change_kind(change["kind"], change["old"], change["new"])
         click.echo(f"\n{kind}{doubt}: {moved}{uncertain_mark(change)}")
         click.echo(render_diff(change["diff"]))
         for item in change["explanations"]:

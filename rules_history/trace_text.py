@@ -15,7 +15,7 @@ from typing import Any
 from archive.worddiff import word_diffs
 from lineage.evidence import uncertain_mark
 from lineage.stored_diffs import member_text
-from vocabulary.kind_names import shown_kind
+from vocabulary.kind_names import shown_change_kind, shown_kind
 from vocabulary.kinds import MERGED, SPLIT
 from vocabulary.numbers import is_rule_number
 
@@ -123,7 +123,7 @@ def trace_lines(
         old = _union(entry["old"] for entry in event)
         new = _union(entry["new"] for entry in event)
         mark = uncertain_mark(first)
-        kind = shown_kind(first["kind"], (new or old or [""])[0])  # a term's is "renamed"
+        kind = shown_change_kind(first["kind"], old, new)  # a term's is "renamed"
         yield f"{first['release']}  {kind:<20} {_numbers(old)} -> {_numbers(new)}{mark}"
         if first["release"] in after_gap:
             gap = after_gap[first["release"]]

@@ -38,7 +38,7 @@ from renderer.citations import ACCESS_PLACEHOLDER
 from renderer.environment import long_date
 from renderer.linkcheck import check_site
 from rules_history.cli import main
-from vocabulary.kind_names import shown_kind
+from vocabulary.kind_names import shown_change_kind
 
 DATA = Path(__file__).parent / "data" / "facedown_lineage.json"
 SEED = 9
@@ -562,8 +562,8 @@ def test_the_diff_pages_list_what_diff_lists(full_lineage: Database, full_site: 
                 [after] if after and change["new"] != change["old"] else []
             )
             # the page names the kind as a reader reads it: a glossary term is "renamed"
-            label = (change["new"] or change["old"])[0]
-            listed[(shown_kind(change["kind"], label), tuple(numbers))] += 1
+            shown = shown_change_kind(change["kind"], change["old"], change["new"])
+            listed[(shown, tuple(numbers))] += 1
         shown_counts, shown = diff_page(page)
         assert shown_counts == counts, (old, new)
         release_page = full_site / "releases" / new / "index.html"

@@ -8,6 +8,8 @@ names change no alignment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vocabulary.kinds import RENUMBERED, RENUMBERED_REWORDED, ChangeKind
 from vocabulary.numbers import is_rule_number
 
@@ -22,6 +24,18 @@ def shown_kind(kind: str, label: str) -> str:
     ('renumbered+reworded', 'renamed')
     """
     return kind if is_rule_number(label) else _OF_TERM.get(kind, kind)
+
+
+def shown_change_kind(kind: str, old: Sequence[str], new: Sequence[str]) -> str:
+    """`shown_kind` for a change from the labels `old` to `new`: named by its newest label
+    (a glossary entry stays one, whatever its term became).
+
+    >>> shown_change_kind("renumbered", ["Cleanup"], ["Cleanup Step"])
+    'renamed'
+    >>> shown_change_kind("removed", ["504.2"], [])
+    'removed'
+    """
+    return shown_kind(kind, (new or old or [""])[0])
 
 
 def term_label(kind: ChangeKind) -> str:
