@@ -40,6 +40,10 @@ class Found:
     # What else the release calls so ("General" is 100, 200, ... 900; "Exile" the zone 406
     # and the keyword action 701.13), as a reader asks for each: the name is not one clause.
     also: tuple[str, ...] = ()
+    # The part named, when a title names it: a release that prints a number twice
+    # (2024-09-17: Offspring and Impending are both 702.175) has one title for each printing.
+    # None for a number, which names its first printing.
+    part: int | None = None
 
     @property
     def label(self) -> str:
@@ -105,7 +109,7 @@ def names_in(
     names of many releases: they repeat from one release to the next."""
     texts = {} if texts is None else texts
     rows = db.execute(
-        """SELECT p.kind, p.number, p.title, p.version_hash
+        """SELECT p.id, p.kind, p.number, p.title, p.version_hash
            FROM releases r JOIN parts p ON p.capture_id = r.capture_id
            WHERE r.date = ? AND p.kind IN ('chapter', 'section', 'rule', 'glossary')
            ORDER BY p.position""",
@@ -113,12 +117,12 @@ def names_in(
     ).fetchall()
     unread = {  # a rule's text says whether it is a heading; a title-less one's is its name
         version
-        for kind, number, title, version in rows
+        for _part, kind, number, title, version in rows
         if number and (kind == "rule" or not title) and version not in texts
     }
     texts.update(keyed_values(db, "clause_versions", "hash", "text", unread))
     names: list[tuple[str, Found]] = []
-    for kind, number, title, version in rows:
+    for part, kind, number, title, version in rows:
         if kind == "glossary" and title:
             entry = Found(None, title, "glossary")
             names.append((title, entry))
@@ -127,7 +131,7 @@ def names_in(
         elif number:
             name = title or texts.get(version) or ""  # only chapters and sections have titles
             if _is_heading(kind, name):
-                names.append((name.strip(), Found(number, None, kind)))
+                names.append((name.strip(), Found(number, None, kind, part=part)))
     return sorted(names, key=lambda name: RANK[name[1].kind])  # stable: document order within
 
 

@@ -12,6 +12,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed, NotANumber, quoted
 from archive.lookup import find
+from archive.printings import Printing, printing_of
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
 from vocabulary.days import ISO_DAY_PATTERN
@@ -166,30 +167,31 @@ def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
     if found.term is not None:
         return _show_glossary(db, release, found.term, as_of)
     wanted = canonical_number(found.number or name)
-    rows = list(
+    printing = printing_of(db, release, wanted, found.part)
+    if printing is None:
+        raise LookupFailed(_missing_message(db, wanted, release))
+    row = next(
         db.query(
-            "SELECT * FROM clauses WHERE release = ? AND number = ? ORDER BY position",
-            [release, wanted],
+            "SELECT * FROM clauses WHERE release = ? AND part_id = ?", [release, printing.part_id]
         )
     )
-    if not rows:
-        raise LookupFailed(_missing_message(db, wanted, release))
-    row = rows[0]
     examples = [
         ex["text"]
         for ex in db.query(
-            """SELECT text FROM clauses WHERE release = ? AND kind = 'example' AND parent = ?
-               AND position > ? ORDER BY position""",
+            """SELECT text, position FROM clauses WHERE release = ? AND kind = 'example'
+               AND parent = ? AND position > ? ORDER BY position""",
             [release, wanted, row["position"]],
         )
+        if printing.owns(ex["position"])
     ]
     children = [
         child["number"]
         for child in db.query(
-            "SELECT number FROM clauses WHERE release = ? AND parent = ? AND number IS NOT NULL"
-            " ORDER BY position",
+            "SELECT number, position FROM clauses WHERE release = ? AND parent = ?"
+            " AND number IS NOT NULL ORDER BY position",
             [release, wanted],
         )
+        if printing.owns(child["position"])
     ]
     capture = next(
         db.query(
@@ -213,21 +215,25 @@ def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
         "line": row["line"],
         "capture": capture["file"],
         "source_url": capture["url"],
-        "duplicates": len(rows) - 1,
+        "duplicates": printing.count - 1,
+        "printing": printing.nth,  # which of them (archive.printings), from 1
         "witnesses": witnesses_for(db, release, wanted),
-        "contents": _contents(db, release, wanted) if row["kind"] != "subrule" else [],
+        "contents": _contents(db, release, printing, wanted) if row["kind"] != "subrule" else [],
         "also_named": list(found.also),
     }
 
 
-def _contents(db: Database, release: str, heading: str) -> list[dict[str, Any]]:
-    """Every clause numbered under `heading` in `release`, in order, each with its examples."""
+def _contents(db: Database, release: str, printing: Printing, heading: str) -> list[dict[str, Any]]:
+    """Every clause numbered under `heading` in `release` that its `printing` owns, in order,
+    each with its examples."""
     contents: list[dict[str, Any]] = []
     for row in db.query(
-        """SELECT kind, number, parent, text FROM clauses WHERE release = ?
+        """SELECT kind, number, parent, text, position FROM clauses WHERE release = ?
            AND kind IN ('section', 'rule', 'subrule', 'example') ORDER BY position""",
         [release],
     ):
+        if not printing.owns(row["position"]):
+            continue
         if row["kind"] == "example":
             if contents and row["parent"] == contents[-1]["number"]:
                 contents[-1]["examples"].append(row["text"])

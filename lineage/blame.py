@@ -14,6 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from archive.lookup import find
+from archive.printings import printing_of
 from archive.query import resolve_release
 from lineage.derived import is_derived
 from lineage.freshness import require_current
@@ -29,9 +30,16 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
     when = resolve_release(db, release)
     # a number, or a title or term as `show` reads it in that release (archive.lookup)
     named = find(db, when, rule_prefix) if rule_prefix else None
+    # a title names one printing of its number, when the release prints it more than once
+    # (a number keeps every clause numbered so: it is a prefix)
+    printing = (
+        printing_of(db, when, named.number, named.part)
+        if named and named.number and named.part is not None
+        else None
+    )
     rows = db.query(
         """SELECT b.number, m.kind, b.lineage_id AS lineage, l.first_release, b.since,
-                  b.text_since
+                  b.text_since, p.position
            FROM blame b JOIN lineage_members m ON m.part_id = b.part_id
            JOIN parts p ON p.id = b.part_id JOIN lineages l ON l.id = b.lineage_id
            WHERE b.release = ? ORDER BY p.position""",
@@ -41,8 +49,14 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
         {"release": when, **row}
         for row in rows
         if named is None
-        or (named.covers(row["number"]) and (row["kind"] == "glossary") == (named.term is not None))
+        or (
+            named.covers(row["number"])
+            and (row["kind"] == "glossary") == (named.term is not None)
+            and (printing is None or printing.owns(row["position"]))
+        )
     ]
+    for row in found:
+        del row["position"]
     if is_derived(db, when):  # its words are the copy's (lineage.derived)
         for row in found:
             row["derived"] = True

@@ -16,6 +16,7 @@ from archive.errors import LookupFailed
 from archive.explanations import annotate_trace
 from archive.gaps import gap_between, gaps_by_day
 from archive.lookup import Found, find
+from archive.printings import printing_of
 from archive.query import examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
 from lineage.evidence import NO_EVIDENCE, UNCERTAIN, evidence, evidence_between
@@ -49,10 +50,16 @@ def find_lineage(db: Database, found: Found, release: str) -> int:
     """The lineage of the clause `found` (by `archive.lookup.find`) in `release`: its number,
     or its glossary term, which `lineage_members.number` holds for an entry."""
     number = found.label
-    row = db.execute(
-        "SELECT lineage_id FROM lineage_members WHERE release = ? AND number = ?",
-        [release, number],
-    ).fetchone()
+    if found.part is not None:  # a title names its own printing (archive.printings)
+        row = db.execute(
+            "SELECT lineage_id FROM lineage_members WHERE part_id = ?", [found.part]
+        ).fetchone()
+    else:  # a number names its first printing
+        row = db.execute(
+            """SELECT m.lineage_id FROM lineage_members m JOIN parts p ON p.id = m.part_id
+               WHERE m.release = ? AND m.number = ? ORDER BY p.position LIMIT 1""",
+            [release, number],
+        ).fetchone()
     if row is None:
         what = "rule" if found.term is None else "glossary entry"
         missing = f"there is no {what} {number} in the {release} release"
@@ -272,9 +279,13 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
     )
     merged = None if lineage in alive else _merged_into(db, lineage, newest)
     merged_today = merged[1] if merged else None  # what a merge took it into, numbered today
+    printing = printing_of(db, release, found.number, found.part) if found.number else None
     result = {
         "rule": found.label,
         "also_named": list(found.also),  # what else the name names (`archive.lookup.Found`)
+        # which printing of its number the clause is, as `show` says it (archive.printings)
+        "printing": printing.nth if printing else 1,
+        "duplicates": printing.count - 1 if printing else 0,
         "as_of": as_of,
         "release": release,
         "lineage": lineage,

@@ -81,9 +81,10 @@ def cite(
     from archive.query import release_dates
     from lineage.derived import is_derived
     from lineage.runs import number_runs
+    from renderer.anchors import nth_anchor
     from renderer.asof_view import valid_day
     from renderer.citations import citations, day_citation, release_words
-    from renderer.environment import long_date, rule_url
+    from renderer.environment import clause_anchor, long_date, release_url, rule_url
     from renderer.queries import set_names
 
     check_base_url(base_url)
@@ -96,24 +97,32 @@ def cite(
             f"{rule!r} is a glossary entry in {release}: a citation names a rule number, as"
             " on the site"
         )
-    run = next(
-        run
-        for run in number_runs(db, release_dates(db), number).get(number, [])
-        if release in run.releases
-    )
     names, today = set_names(db), date.today().isoformat()
-    cited = citations(
-        number,
-        run.start,
-        rule_url(number, run.start),
-        base_url,
-        names.get(run.start),
-        today,
-        derived=is_derived(db, run.start),
-    )
     day = asked[1] if asked[1] is not None and valid_day(asked[1]) else release
-    path = f"{rule_url(number)}{day}/"  # the day's page, as the site serves it
-    if day == run.start:  # that page is the wording's own, which cites the wording
+    if clause["printing"] > 1:  # the number's pages follow its first printing: cite the text
+        first = last = release
+        path = release_url(release, nth_anchor(clause_anchor(number), clause["printing"]))
+        cited = citations(
+            number, release, path, base_url, names.get(release), today, is_derived(db, release)
+        )
+    else:
+        run = next(
+            run
+            for run in number_runs(db, release_dates(db), number).get(number, [])
+            if release in run.releases
+        )
+        first, last = run.start, run.end
+        cited = citations(
+            number,
+            run.start,
+            rule_url(number, run.start),
+            base_url,
+            names.get(run.start),
+            today,
+            derived=is_derived(db, run.start),
+        )
+        path = f"{rule_url(number)}{day}/"  # the day's page, as the site serves it
+    if day == first or clause["printing"] > 1:  # the cited page is the day's too
         on = next(f["text"] for f in cited["formats"] if f["key"] == "plain")
     else:
         on = day_citation(
@@ -126,13 +135,14 @@ def cite(
     if as_json:
         print_json(
             {
-                **_as_json(cited, release, run.start, run.end),
+                **_as_json(cited, release, first, last),
                 "day": {"path": path, "text": on},
                 "also_named": clause["also_named"],
                 "gap": clause.get("gap"),
                 "takes_effect": clause.get("takes_effect"),
                 "took_effect": clause.get("took_effect"),
                 "duplicates": clause["duplicates"],
+                "printing": clause["printing"],
             }
         )
         return
@@ -147,7 +157,7 @@ def cite(
     if on_day:
         click.echo(on)
         return
-    if release != run.start:
+    if release != first:
         click.echo(
             f"note: cites the wording in force on {day} by its own page (the release of"
             f" {run.start}); --day cites the day, as {path} does",

@@ -17,6 +17,7 @@ from rules_history.options import (
     json_option,
     print_json,
     reports_errors,
+    traced_note,
     with_gap_notice,
 )
 from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
@@ -89,6 +90,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         click.echo(f"note: {result['release']}: {DERIVED_NOTE}; the history below is official")
     if result["also_named"]:  # as `show` says it
         click.echo(also_named_note(rule, None, result["also_named"]))
+    if result["duplicates"]:  # an error of the official text, as `show` says it
+        click.echo(f"note: {traced_note(result)}")
     if gap is not None:
         click.echo(f"note: {day_gap_notice(gap, str(when))}")
     for line in trace_lines(result["entries"], one_line, gaps_by_day(db)):

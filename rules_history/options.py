@@ -17,6 +17,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed, NotANumber, RulesHistoryError
 from archive.manifest import CAPTURES_DIR
+from archive.printings import ordinal
 from archive.store import DB_ENV, db_path
 from archive.workers import INTERRUPTED_EXIT
 
@@ -295,19 +296,34 @@ TIMES = {2: "twice", 3: "three times"}  # how a note counts a number printed aga
 
 def duplicate_note(clause: dict[str, Any]) -> str:
     """What `show` says of a number its release prints more than once (2024-09-17 numbers
-    both Offspring and Impending 702.175): the clause shown is the first, and the rules
-    numbered under the number may be either's."""
+    both Offspring and Impending 702.175): which printing it shows (archive.printings), and
+    how a reader asks for another."""
+    nth, last = clause["printing"], clause["duplicates"] + 1
+    owned = f"before the {ordinal(nth + 1)}" if nth < last else "after it"
+    under = f", with the rules numbered under it {owned}" if clause["subrules"] else ""
     return (
-        f"{_printed_again(clause)}: this shows the first, whatever name asked for it, and the"
-        " rules numbered under it may belong to any of them;"
+        f"{_printed_again(clause)}: this shows the {ordinal(nth)}{under}; the number names"
+        " the first, a title the one it heads, and"
         f" `export {clause['release']}` shows each in place"
     )
 
 
 def cited_first_note(clause: dict[str, Any]) -> str:
-    """What `cite` says of such a number: it cites the first, as the number's page follows
-    it (and names the other)."""
-    return f"{_printed_again(clause)}: this cites the first, as the number's page does"
+    """What `cite` says of such a number: the first is cited by the number's page, which
+    follows it; a later one, at its place in the release's text."""
+    if clause["printing"] == 1:
+        return f"{_printed_again(clause)}: this cites the first, as the number's page does"
+    return (
+        f"{_printed_again(clause)}: this cites the {ordinal(clause['printing'])} at its place"
+        " in that release's text, as the number's page follows the first"
+    )
+
+
+def traced_note(result: dict[str, Any]) -> str:
+    """What `trace` says when the clause's number is printed more than once in the release
+    asked about: which printing it follows."""
+    clause = {**result, "number": result["rule"]}
+    return f"{_printed_again(clause)}: this follows the {ordinal(result['printing'])}"
 
 
 def _printed_again(clause: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 from sqlite_utils import Database
@@ -114,6 +115,47 @@ def test_the_number_page_and_cite_say_the_number_was_printed_again(
         main, ["cite", "702.175", "--as-of", "2024-10-01", "--json", "--db", store]
     )
     assert json.loads(as_json.stdout)["duplicates"] == 1
+
+
+def test_a_title_names_its_own_printing_everywhere(full_site: Path, full_lineage: Database) -> None:
+    """Asked for "impending" on a day of 2024-09-17, `show`, `trace`, `blame` and `cite` gave
+    Offspring, the first 702.175 of that release (with Impending's 702.175a among its rules
+    in `show`). A title names the printing it heads (archive.printings), and a printing owns
+    the rules under its number up to the next one."""
+    store = str(full_lineage.execute("PRAGMA database_list").fetchone()[2])
+
+    def run(*args: str) -> Any:
+        result = CliRunner().invoke(main, [*args, "--db", store, "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    impending, offspring = run("show", "impending@2024-10-01"), run("show", "702.175@2024-10-01")
+    assert (impending["text"], impending["printing"]) == ("Impending", 2)
+    assert impending["subrules"] == ["702.175a"]
+    assert [inner["text"].split()[0] for inner in impending["contents"]] == ["Impending"]
+    assert (offspring["text"], offspring["printing"]) == ("Offspring", 1)
+    assert offspring["subrules"] == ["702.175a", "702.175b"]
+    assert {inner["text"].split()[0] for inner in offspring["contents"]} == {"Offspring", "If"}
+
+    traced = run("trace", "impending@2024-10-01")
+    assert traced["lineage"] == _lineage(full_lineage, TWICE, "702.175", 2)
+    assert (traced["current_number"], traced["printing"]) == ("702.176", 2)
+    assert run("trace", "702.175@2024-10-01")["lineage"] == _lineage(
+        full_lineage, TWICE, "702.175", 1
+    )
+
+    blamed = run("blame", TWICE, "--rule", "impending")
+    assert [row["number"] for row in blamed] == ["702.175", "702.175a"]
+    assert {row["lineage"] for row in blamed} & {
+        _lineage(full_lineage, TWICE, "702.175", 1)
+    } == set()
+    assert len(run("blame", TWICE, "--rule", "702.175")) == 5  # a number is a prefix: both
+
+    cited = run("cite", "impending@2024-10-01")
+    assert cited["path"] == f"/releases/{TWICE}/#702.175-2" and cited["printing"] == 2
+    page = (full_site / f"releases/{TWICE}/index.html").read_text(encoding="utf-8")
+    (held,) = re.findall(r'id="702\.175-2"[^>]*>(.*?)</p>', page, re.S)
+    assert "Impending" in held
 
 
 def _lineage(db: Database, release: str, number: str, nth: int) -> int:

@@ -1,0 +1,54 @@
+"""Which printing of a number a reader means, when a release prints the number more than once.
+
+The official text sometimes gives two clauses one number (2024-09-17 prints 702.175 for both
+Offspring and Impending, each with its own 702.175a). A number names its first printing; a
+title names the printing it heads (`archive.lookup.Found.part`). A printing owns the clauses
+numbered under it from its place in the text up to the next printing of the same number:
+that is what the text shows a reader, and what `show`, `trace` and `blame` keep to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+ORDINALS = {1: "first", 2: "second", 3: "third"}  # how a note names a printing
+
+
+@dataclass(frozen=True)
+class Printing:
+    """One printing of a number in a release."""
+
+    nth: int  # from 1, in document order
+    count: int  # how many times the release prints the number
+    part_id: int
+    start: int  # its position in the release
+    end: int | None  # the position of the next printing of the number; None for the last
+
+    def owns(self, position: int) -> bool:
+        """Does a clause at `position`, numbered under this number, belong to this printing?"""
+        return self.start <= position and (self.end is None or position < self.end)
+
+
+def ordinal(nth: int) -> str:
+    """How a note names the `nth` printing.
+
+    >>> ordinal(2), ordinal(4)
+    ('second', '4th')
+    """
+    return ORDINALS.get(nth, f"{nth}th")
+
+
+def printing_of(db: Database, release: str, number: str, part: int | None) -> Printing | None:
+    """The printing of `number` in `release` that `part` is (the first when `part` is None or
+    not one of them); None when the release does not print the number."""
+    rows = db.execute(
+        "SELECT part_id, position FROM clauses WHERE release = ? AND number = ? ORDER BY position",
+        [release, number],
+    ).fetchall()
+    if not rows:
+        return None
+    index = next((i for i, (part_id, _) in enumerate(rows) if part_id == part), 0)
+    end = rows[index + 1][1] if index + 1 < len(rows) else None
+    return Printing(index + 1, len(rows), rows[index][0], rows[index][1], end)
