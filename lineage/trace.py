@@ -19,6 +19,8 @@ from archive.lookup import Found, find
 from archive.printings import printing_of
 from archive.query import examples_of_parts, release_in_force
 from archive.witnesses import witnesses_in_lineages
+from lineage.copy_printings import copy_printings
+from lineage.derived import derived_releases
 from lineage.evidence import NO_EVIDENCE, UNCERTAIN, evidence, evidence_between
 from vocabulary.kinds import MERGED, SPLIT
 
@@ -297,6 +299,10 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "current_link": _link_today(weak),
         "entries": entries,
         "wordings": wordings(db, lineage),
+        # where the re-extracted copy prints the clause outside its official span
+        "copy_printings": [
+            printed._asdict() for printed in copy_printings(db, lineage, derived_releases(db))
+        ],
         "witnesses": witnesses_in_lineages(db, lineages),
     }
     return annotate_trace(db, result)  # each entry with the official explanations of it

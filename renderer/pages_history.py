@@ -20,6 +20,7 @@ from markupsafe import Markup
 from archive.gaps import gap_between
 from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
+from lineage.copy_printings import outside_official
 from renderer.citations import citations
 from renderer.context import Site
 from renderer.environment import clause_anchor, long_date, rule_url
@@ -205,6 +206,13 @@ def _history(
         "numbered": numbered,
         "numbers": _official_numbers(spans),
         "number_spans": spans,
+        # where the re-extracted copy prints it outside that span, as `trace` says
+        "copy_printings": outside_official(
+            ((row[0], row[1]) for row in rows),
+            lineage["first_release"],
+            lineage["last_release"],
+            site.derived,
+        ),
         "first_release": lineage["first_release"],
         "first_number": lineage["first_number"],
         "first_anchor": site.model.anchor(rows[0][3], lineage["first_number"] or "x"),

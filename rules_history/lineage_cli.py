@@ -20,7 +20,12 @@ from rules_history.options import (
     traced_note,
     with_gap_notice,
 )
-from rules_history.trace_text import derived_wording_lines, render_diff, trace_lines
+from rules_history.trace_text import (
+    copy_printing_lines,
+    derived_wording_lines,
+    render_diff,
+    trace_lines,
+)
 from vocabulary.days import ISO_DAY
 from vocabulary.kind_names import shown_change_kind
 from vocabulary.kinds import FORMATTING
@@ -95,6 +100,8 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     if gap is not None:
         click.echo(f"note: {day_gap_notice(gap, str(when))}")
     for line in trace_lines(result["entries"], one_line, gaps_by_day(db)):
+        click.echo(line)
+    for line in copy_printing_lines(result["copy_printings"], DERIVED_NOTE):
         click.echo(line)
     for line in derived_wording_lines(result["wordings"], derived_releases(db), DERIVED_NOTE):
         click.echo(line)

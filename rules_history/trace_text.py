@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from archive.worddiff import word_diffs
+from lineage.copy_printings import BEFORE
 from lineage.evidence import uncertain_mark
 from lineage.stored_diffs import member_text
 from vocabulary.kind_names import shown_change_kind, shown_kind
@@ -177,3 +178,24 @@ def derived_wording_lines(
             f"note: {day} ({note}) prints a wording of {number} of its own"
             f" ({shown_kind(item['kind'], number)}), {which}: `show {asked}` shows it"
         )
+
+
+def copy_printing_lines(printings: list[dict[str, Any]], note: str) -> Iterator[str]:
+    """A note for each release where a derived copy prints the clause outside its official
+    history (the trace's `copy_printings`, lineage.copy_printings), which the history page
+    says too.
+
+    >>> [line] = copy_printing_lines(
+    ...     [{"release": "2003-05-26", "number": "502.30", "side": "before"}], "from a copy")
+    >>> line.split(": `")[0]
+    'note: 2003-05-26 (from a copy) prints it already, as 502.30, before the official history above'
+    """
+    for printed in printings:
+        number, day = printed["number"], printed["release"]
+        asked = f"{number}@{day}" if is_rule_number(number) else f'"{number} (glossary)@{day}"'
+        where = (
+            "already, as {0}, before the official history above"
+            if printed["side"] == BEFORE
+            else "still, as {0}, after the official history above ends"
+        ).format(number)
+        yield f"note: {day} ({note}) prints it {where}: `show {asked}` shows it"

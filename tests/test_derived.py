@@ -271,7 +271,9 @@ def test_trace_text_names_every_wording_the_copy_began_as_json_lists_them(scourg
         )
         began = [w for w in as_json["wordings"] if w["first"] == "2003-05-26"]
         text = CliRunner().invoke(main, ["trace", rule, "--db", path]).output.splitlines()
-        noted = [line for line in text if line.startswith("note: 2003-05-26 (")]
+        noted = [
+            line for line in text if line.startswith("note: 2003-05-26 (") and "of its own" in line
+        ]
         assert len(noted) == len(began) == 1, (number, noted)
         assert f"prints a wording of {number} of its own ({began[0]['kind']})" in noted[0]
         assert noted[0].endswith(f"`show {number}@2003-05-26` shows it")
@@ -398,3 +400,39 @@ def test_the_note_of_a_glossary_entrys_own_wording_names_a_command_that_shows_it
     assert command == f'show "{term} (glossary)@2003-05-26"'
     shown = CliRunner().invoke(main, ["show", command[6:-1], "--db", path])
     assert shown.output.startswith(f"Glossary: {term}  (2003-05-26 release)"), shown.output
+
+
+def test_trace_and_history_say_where_the_copy_prints_a_clause_outside_its_official_span(
+    scourge, scourge_site: Path
+):
+    """Storm is new in Scourge: the copy of 2003-05-26 prints it, the official history begins
+    on 2003-07-01. The number's and keyword's pages show it from the copy's day while `trace`
+    and the history page said "first in July 1, 2003" with no word of the copy; likewise a
+    clause the copy still prints after its last official release (212.1)."""
+    path = scourge.execute("PRAGMA database_list").fetchone()[2]
+    cases = {  # rule asked -> (side, words of the history page)
+        "storm@2003-07-01": ("before", "and before it in the re-extracted copy"),
+        "212.1@2003-03-15": ("after", "and after it in the re-extracted copy"),
+    }
+    for rule, (side, words) in cases.items():
+        as_json = json.loads(
+            CliRunner().invoke(main, ["trace", rule, "--json", "--db", path]).output
+        )
+        (printed,) = as_json["copy_printings"]
+        assert (printed["release"], printed["side"]) == ("2003-05-26", side), rule
+        text = CliRunner().invoke(main, ["trace", rule, "--db", path]).output
+        assert (
+            f"prints it {'already' if side == 'before' else 'still'}, as {printed['number']}"
+            in text
+        )
+        first, number = scourge.execute(
+            "SELECT first_release, first_number FROM lineages WHERE id = ?", [as_json["lineage"]]
+        ).fetchone()
+        page = (scourge_site / f"history/{first}/{number}/index.html").read_text(encoding="utf-8")
+        lede = BeautifulSoup(page, "lxml").select_one("p.lede")
+        assert lede is not None and words in lede.get_text(" ", strip=True), rule
+        assert '<a href="/releases/2003-05-26/">' in str(lede)
+    plain = json.loads(
+        CliRunner().invoke(main, ["trace", "504.2@2003-07-01", "--json", "--db", path]).output
+    )
+    assert plain["copy_printings"] == []  # in the copy and in both official neighbours
