@@ -17,7 +17,7 @@ from renderer.anchors import distinct
 from renderer.environment import clause_anchor
 from renderer.json_column import decode_each
 from vocabulary.kind_names import shown_change_kind
-from vocabulary.kinds import CHANGE_KINDS, RENUMBERING_KINDS, UNCHANGED
+from vocabulary.kinds import CHANGE_KINDS, FORMATTING, RENUMBERING_KINDS, UNCHANGED
 
 # Kinds in the order the site lists them.
 KINDS = tuple(kind for kind in CHANGE_KINDS if kind != UNCHANGED)
@@ -91,6 +91,12 @@ def all_changes(db: Database) -> dict[str, list[Change]]:
                 )
             )
     return dict(found)
+
+
+def charted_counts(found: list[Change]) -> dict[str, int]:
+    """`counts` as the releases' chart draws them: formatting-only changes left out, those a
+    derived copy's unconfirmed differences hold too (the 2003-05-26 copy's 23 of 264)."""
+    return counts([change for change in found if change.kind != FORMATTING])
 
 
 def counts(found: list[Change]) -> dict[str, int]:

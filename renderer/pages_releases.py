@@ -8,7 +8,7 @@ from typing import Any
 from archive.capture_diffs import release_captures
 from archive.gaps import stored_gaps
 from lineage.compare import compared_with
-from renderer.changes import UNCONFIRMED, Change, counts
+from renderer.changes import UNCONFIRMED, Change, charted_counts, counts
 from renderer.context import Site
 from renderer.explained import explained, unmatched
 from renderer.fulltext import fulltext_html, history_urls_by_release
@@ -18,6 +18,7 @@ from renderer.pictures.timeline import ReleaseBar, timeline_svg
 from renderer.queries import part_texts, release_parts
 from renderer.toc import contents
 from renderer.writer import context_key
+from vocabulary.kinds import FORMATTING
 
 
 def build_releases(site: Site) -> None:
@@ -33,6 +34,7 @@ def build_releases(site: Site) -> None:
             "skips": base[row["date"]] != (site.dates[i - 1] if i else None),
             "derived": row["date"] in site.derived,
             "counts": counts(by_release[row["date"]]),
+            "charted": charted_counts(by_release[row["date"]]),
         }
         for i, row in enumerate(rows)
     ]
@@ -45,9 +47,17 @@ def build_releases(site: Site) -> None:
         gaps=gaps,
         archived=[row["date"] for row in rows],  # gaps link only to releases in the store
         timeline=timeline_svg(
-            [ReleaseBar(row["date"], row.get("name"), row["counts"]) for row in listing]
+            [
+                ReleaseBar(
+                    row["date"],
+                    row.get("name"),
+                    row["charted"],
+                    sum(1 for c in by_release[row["date"]] if c.kind == FORMATTING),
+                )
+                for row in listing
+            ]
         ),
-        legend=legend([kind for row in listing for kind in row["counts"]]),
+        legend=legend([kind for row in listing for kind in row["charted"]]),
     )
     by_date = {row["date"]: row for row in rows}
     wording = site.model.texts
@@ -128,7 +138,7 @@ def _release_page(
                 site.model.printing_anchors,
             ),
             "counts": counts(found),
-            "changed": [c for c in found if c.kind != "formatting"],
+            "changed": [c for c in found if c.kind != FORMATTING],
             "renumbered": any(c.renumbers for c in found) and not row["derived"],
             "gaps": gaps,
         }

@@ -384,6 +384,26 @@ def test_the_releases_table_says_a_row_is_counted_past_the_copy(scourge_site: Pa
     assert note not in rows["2003-05-26"]
 
 
+def test_the_releases_chart_leaves_out_the_copys_formatting_only_changes_too(
+    scourge, scourge_site: Path
+):
+    """The chart says formatting-only changes are left out, yet the copy's bar counted its 23
+    unconfirmed formatting differences among its 264 unconfirmed ones."""
+    path = scourge.execute("PRAGMA database_list").fetchone()[2]
+    diffed = json.loads(
+        CliRunner()
+        .invoke(main, ["diff", "2003-03-15", "2003-05-26", "--json", "--db", path])
+        .output
+    )
+    unconfirmed = diffed["unconfirmed"]
+    listing = (scourge_site / "releases/index.html").read_text(encoding="utf-8")
+    (label,) = re.findall(r'data-release="2003-05-26"[^>]*><title>(.*?)</title>', listing)
+    charted = sum(unconfirmed.values()) - unconfirmed["formatting"]
+    assert unconfirmed["formatting"] > 0 and f"unconfirmed {charted}" in label
+    formatting = diffed["summary"]["formatting"] + unconfirmed["formatting"]
+    assert label.endswith(f"; and {formatting} formatting-only")
+
+
 def test_the_note_of_a_glossary_entrys_own_wording_names_a_command_that_shows_it(scourge):
     """`trace "morph (glossary)"` said `show Morph@2003-05-26` shows the copy's wording: that
     is rule 502.26 (a title is read before a term); the note names the entry as `show` takes

@@ -32,7 +32,10 @@ class ReleaseBar:
 
     date: str
     name: str | None
-    counts: dict[str, int]
+    counts: dict[str, int]  # by kind, a derived copy's unconfirmed ones as `unconfirmed`
+    # the formatting-only changes, which the bar leaves out: confirmed or not, they are the
+    # `formatting` of `counts` and those of its `unconfirmed`
+    formatting: int
 
     @property
     def shown(self) -> dict[str, int]:
@@ -111,11 +114,10 @@ def _bar(bar: ReleaseBar, x: float, width: float, scale: float) -> str:
 
 def _bar_label(bar: ReleaseBar) -> str:
     named = f"{bar.date} ({bar.name})" if bar.name else bar.date
-    if not bar.counts:
+    if not bar.counts and not bar.formatting:
         return f"{named}: first release, or no clause changed"
     kinds = ", ".join(f"{kind} {n:,}" for kind, n in bar.shown.items())
-    folded = bar.counts.get(FORMATTING, 0)
-    tail = f"; and {folded:,} formatting-only" if folded else ""
+    tail = f"; and {bar.formatting:,} formatting-only" if bar.formatting else ""
     return f"{named}: {bar.total:,} changes ({kinds or 'none'}){tail}"
 
 
