@@ -16,7 +16,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed, NotANumber, quoted
 from archive.keyed import keyed_values
-from vocabulary.names import fold, glossary_terms, name_key, without_glossary_mark
+from vocabulary.names import as_typed, fold, glossary_terms, name_key, without_glossary_mark
 from vocabulary.numbers import is_rule_number, is_under
 
 SUGGESTIONS = 5  # nearest names offered when a name matches nothing
@@ -27,7 +27,7 @@ HEADING_WORDS = 6  # a rule whose whole text is a few words and no sentence is a
 SECTION_NOTE_ENDS = (".", "]")
 # What a reader means as a number, right or wrong ("10", "1000", "50.2"): digits and dots, and
 # a letter at the end
-NUMBER_LIKE = re.compile(r"\d[\d.]*[A-Za-z]?")
+NUMBER_LIKE = re.compile(r"[0-9][0-9.]*[A-Za-z]?")
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,7 @@ def resolve(names: list[tuple[str, Found]], name: str) -> Found | None:
     "Mana Burn (Obsolete)"). A title comes before a term of the same name; "Flying
     (glossary)" is the entry, as suggestions write it. The in-browser compare resolves a
     name the same way (static/compare.js), from the same list."""
+    name = as_typed(name)  # "７０２.３７" is 702.37, as the site's scripts read it
     cleaned = name.strip().rstrip(".")
     if is_rule_number(cleaned.lower()):  # "704.5J" is 704.5j, as the site's lookup box reads it
         return Found(cleaned.lower(), None, "number")
@@ -160,6 +161,7 @@ def resolve(names: list[tuple[str, Found]], name: str) -> Found | None:
 def find(db: Database, release: str, name: str) -> Found:
     """The clause `name` designates in `release` (`resolve`); LookupFailed, with the nearest
     names of that release, when it designates none."""
+    name = as_typed(name)
     cleaned = name.strip().rstrip(".")
     numbered = is_rule_number(cleaned.lower())  # as `resolve` reads it
     if NUMBER_LIKE.fullmatch(cleaned) and not numbered:

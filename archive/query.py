@@ -16,7 +16,7 @@ from archive.printings import Printing, printing_of
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
 from vocabulary.days import ISO_DAY_PATTERN
-from vocabulary.numbers import RULE_NUMBER, is_under
+from vocabulary.numbers import is_rule_number, is_under
 
 DATE = re.compile(rf"^{ISO_DAY_PATTERN}$")
 
@@ -89,7 +89,7 @@ def canonical_number(text: str) -> str:
     ('708.2a', '504.2', '504')
     """
     cleaned = text.strip().rstrip(".")
-    if not RULE_NUMBER.match(cleaned):
+    if not is_rule_number(cleaned):
         raise NotANumber(
             f"{quoted(text)} is not a rule number (write it like 504, 504.2 or 708.2a)"
         )

@@ -177,6 +177,8 @@ def test_names_are_read_as_the_cli_reads_them(
         ]
         published = json.loads((small_site / "compare" / "n" / f"{release}.json").read_text())
         asked = [" morph. ", "FACE–DOWN", "mana burn", "Flying (Glossary)", "No such name"]
+        # numbers as typed: in capitals, in full width (an East Asian keyboard's digits)
+        asked += ["504.2", "704.5J", "７０２.３７ａ", "５０４", "Ｍｏｒｐｈ", "٥٠٤"]
         for title, _found in names:
             asked += [title, title.upper(), f"{title} (glossary)", title.replace(" ", "-")]
         got = page.evaluate(RESOLVE_JS, [published, asked])

@@ -74,6 +74,17 @@ def test_a_subrule_letter_in_capitals_is_the_subrule(db: Path) -> None:
     assert show(db, "702.37A", "--as-of", "2024-06-07")["number"] == "702.37a"
 
 
+def test_a_number_typed_in_full_width_is_the_number(db: Path) -> None:
+    """Python's `\\d` took "７０２.３７" for a number, which then matched no clause ("no rule
+    ７０２.３７"), while the site's scripts read it as a name: both now read it as 702.37."""
+    assert show(db, "７０２.３７", "--as-of", "2024-06-07")["number"] == "702.37"
+    assert show(db, "ｍｏｒｐｈ@2024-06-07")["number"] == "702.37"
+    traced = run("trace", "７０２．３７ａ@2024-06-07", "--json", db=db)
+    assert json.loads(traced.stdout)["rule"] == "702.37a", traced.stderr
+    wrong = run("show", "５０", db=db)
+    assert wrong.returncode != 0 and "'50' is not a rule number" in wrong.stderr
+
+
 def test_a_glossary_term_shows_its_entry(db: Path) -> None:
     clause = show(db, "face-down", "--as-of", "2024-06-07")
     assert clause["kind"] == "glossary"

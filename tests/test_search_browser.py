@@ -122,6 +122,7 @@ def test_the_search_page_keeps_the_address_it_was_opened_at(page, base_url: str)
     ("typed", "lands_on"),
     [
         ("708.2a", "/rule/708.2a/"),
+        ("７０８．２ａ", "/rule/708.2a/"),  # full-width, as `show` reads it
         ("morph", "/keyword/morph/"),
         ("Face-Down Spells and Permanents", "/keyword/face-down-spells-and-permanents/"),
         ("in play", "/history/2009-07-08/g-in-play-obsolete/"),  # the entry, as `show` finds it

@@ -26,13 +26,23 @@ _GLOSSARY_MARK = re.compile(GLOSSARY_MARK, re.IGNORECASE)
 _FOLDED = str.maketrans({**dict.fromkeys(DASHES, " "), **dict.fromkeys(QUOTES, None)})
 
 
+def as_typed(text: str) -> str:
+    """What a reader typed, in its compatibility form (NFKC): full-width digits, letters and
+    dots are ASCII ("７０２.３７" is 702.37), as the site's scripts read it (static/names.js).
+
+    >>> as_typed("７０２．３７ａ")
+    '702.37a'
+    """
+    return unicodedata.normalize("NFKC", text)
+
+
 def fold(text: str) -> str:
     """A name compared loosely: case, dashes, curly quotes and spacing folded.
 
     >>> fold("Face-Down  Spells and  Permanents"), fold("“Morph”"), fold("face–down")
     ('face down spells and permanents', 'morph', 'face down')
     """
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLDED)
+    text = as_typed(text).casefold().translate(_FOLDED)
     return " ".join(text.split())
 
 

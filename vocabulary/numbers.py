@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# A clause number: chapter "5", section "504", rule "504.2", subrule "504.2a".
-RULE_NUMBER = re.compile(r"^(?:\d|\d{3}|\d{3}\.\d+[a-z]*)$")
+# A clause number: chapter "5", section "504", rule "504.2", subrule "504.2a". ASCII digits
+# only, as JavaScript reads `\d`: Python's takes any script's ("７０２.３７"), which a reader's
+# typing is brought to first (vocabulary.names.as_typed).
+RULE_NUMBER = re.compile(r"^(?:[0-9]|[0-9]{3}|[0-9]{3}\.[0-9]+[a-z]*)$")
 # A word for diffs: with inner apostrophes, hyphens and dots ("isn't", "face-down", "504.2"),
 # or a run of other characters; each with the white space after it. Written so that Python's
 # `re` and JavaScript's RegExp read it the same way.
@@ -29,8 +31,10 @@ def is_rule_number(text: str) -> bool:
 
     >>> is_rule_number("708.2a"), is_rule_number("5"), is_rule_number("50"), is_rule_number("Morph")
     (True, True, False, False)
+    >>> is_rule_number("７０２.３７"), is_rule_number("504.2\\n")
+    (False, False)
     """
-    return bool(RULE_NUMBER.match(text))
+    return RULE_NUMBER.fullmatch(text) is not None
 
 
 def sort_key(number: str) -> tuple[Any, ...]:

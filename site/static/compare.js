@@ -51,10 +51,13 @@
   // The clause a name designates among a release's names (compare/n/DATE.json: [folded,
   // label, 1 for a glossary entry], in the order archive/lookup.py prefers them), or null.
   // What is asked, as archive/lookup.py cleans it: no space around, no final periods.
-  function cleanName(text) { return NAMES.trimmed(text).replace(/\.+$/, ""); }
+  function cleanName(text) { return NAMES.trimmed(NAMES.typed(text)).replace(/\.+$/, ""); }
   function resolveName(names, name) {
     var cleaned = cleanName(name);
-    if (RULE_NUMBER.test(cleaned)) return { number: cleaned, term: null, also: [] };
+    // "704.5J" is 704.5j, as archive/lookup.py reads it
+    if (RULE_NUMBER.test(cleaned.toLowerCase())) {
+      return { number: cleaned.toLowerCase(), term: null, also: [] };
+    }
     var marked = NAMES.withoutGlossaryMark(cleaned);
     if (marked[1]) {
       cleaned = marked[0];
@@ -84,9 +87,9 @@
   // same prefix on both sides; a title or term is read in each release as `show` reads it.
   function ruleFilter(index, text, oldDate, newDate) {
     var cleaned = cleanName(text);
-    if (RULE_NUMBER.test(cleaned)) {
-      var number = { number: cleaned, term: null, also: [] };
-      return Promise.resolve({ name: cleaned, old: number, new: number });
+    if (RULE_NUMBER.test(cleaned.toLowerCase())) {
+      var number = { number: cleaned.toLowerCase(), term: null, also: [] };
+      return Promise.resolve({ name: cleaned.toLowerCase(), old: number, new: number });
     }
     return Promise.all([getJSON(index.names[oldDate]), getJSON(index.names[newDate])])
       .then(function (names) {

@@ -8,7 +8,9 @@
   var NAMES = window.rulesNames, key = NAMES.key, trimmed = NAMES.trimmed;
   var cache = {};
 
-  function cleanNumber(text) { return trimmed(text).replace(/\.$/, "").toLowerCase(); }
+  function cleanNumber(text) {
+    return trimmed(NAMES.typed(text)).replace(/\.$/, "").toLowerCase();
+  }
   function isNumber(text) { return NAMES.ruleNumber.test(cleanNumber(text)); }
   function load(url) {
     if (!cache[url]) {

@@ -33,9 +33,11 @@
   }
   // Python's str.strip(): the white space str.isspace knows, at both ends
   function trimmed(text) { return text.replace(EDGE_SPACES, ""); }
+  // vocabulary.names.as_typed: full-width digits, letters and dots read as ASCII
+  function typed(text) { return text.normalize("NFKC"); }
 
   window.rulesNames = {
     fold: fold, key: key, keyOfFolded: keyOfFolded, withoutGlossaryMark: withoutGlossaryMark,
-    trimmed: trimmed, ruleNumber: new RegExp(V.ruleNumber, "u")
+    trimmed: trimmed, typed: typed, ruleNumber: new RegExp(V.ruleNumber, "u")
   };
 })();
