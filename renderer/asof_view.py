@@ -19,7 +19,7 @@ from datetime import date
 
 from archive.effect import states_earlier_effect, states_later_effect
 from renderer.environment import long_date
-from vocabulary.days import ISO_DAY
+from vocabulary.days import ISO_DAY, to_come_notice
 
 # Placeholders in a segment's HTML; static/asof.js fills the same ones.
 SLOTS = (
@@ -121,7 +121,8 @@ def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
     """The placeholders' values for the day asked; `effective` is a release's notice
     (renderer.pages_rules.releases_json): the one in force, when the day is before the later
     day it states it takes effect; or the next one, when the day is on or after the earlier
-    day it states it took effect; else empty (its paragraph is then not shown)."""
+    day it states it took effect; else empty (its paragraph is then not shown). A day after
+    today (`accessed`) adds that it has not come yet (vocabulary.days.TO_COME)."""
     # a site built before the list named the effective days lists [date, label] only
     listed = [[*release, *[""] * 4][:4] for release in releases]
     at = in_force_at(listed, asked.day)
@@ -131,11 +132,13 @@ def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
         upcoming, _label, early, early_notice = listed[at + 1]
         if states_earlier_effect(upcoming, early) and early <= asked.day:
             effective = early_notice
+    # a day after today: the answer is the newest release, which a later one may replace
+    to_come = to_come_notice(asked.day, asked.accessed.isoformat(), long_date(asked.day))
     return {
         "date": long_date(asked.day),
         "day": asked.day,
         "release": label,
-        "effective": effective,
+        "effective": " ".join(notice for notice in (effective, to_come) if notice),
         "release_url": f"/releases/{day}/" if day else "/releases/",
         "url": asked.origin.rstrip("/") + asked.path,
         "path": asked.path,

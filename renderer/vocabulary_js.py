@@ -20,10 +20,12 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
+import vocabulary.days
 import vocabulary.kind_names
 import vocabulary.kinds
 import vocabulary.names
 import vocabulary.numbers
+from vocabulary.days import TO_COME
 from vocabulary.kind_names import term_label
 from vocabulary.kinds import CHANGE_KINDS, QUIET_KINDS
 from vocabulary.names import DASHES, GLOSSARY_MARK, NOTE, QUOTES
@@ -166,7 +168,8 @@ def vocabulary_js() -> bytes:
         f"    nameQuotes: {json.dumps(QUOTES)},",
         f"    caseFolds: {json.dumps(casefold_exceptions(), ensure_ascii=False, sort_keys=True)},",
         f"    kinds: {json.dumps(kinds)},",
-        f"    quiet: {json.dumps(sorted(kind.value for kind in QUIET_KINDS))}",
+        f"    quiet: {json.dumps(sorted(kind.value for kind in QUIET_KINDS))},",
+        f"    toCome: {json.dumps(TO_COME)}",
         "  };",
         "})();",
         "",
@@ -178,7 +181,13 @@ def cached_vocabulary_js(folder: Path) -> bytes:
     """`vocabulary_js()`, kept in `folder` (the build's cache) under a key of what it is made
     from: scanning every code point takes a second or two, on every build otherwise."""
     digest = hashlib.sha256(f"{sys.version}|{unicodedata.unidata_version}".encode())
-    modules = (vocabulary.kinds, vocabulary.kind_names, vocabulary.names, vocabulary.numbers)
+    modules = (
+        vocabulary.days,
+        vocabulary.kinds,
+        vocabulary.kind_names,
+        vocabulary.names,
+        vocabulary.numbers,
+    )
     for module in (sys.modules[__name__], *modules):
         digest.update(Path(str(module.__file__)).read_bytes())
     kept = folder / f"vocabulary-{digest.hexdigest()[:16]}.js"

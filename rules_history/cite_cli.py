@@ -141,6 +141,7 @@ def cite(
                 "gap": clause.get("gap"),
                 "takes_effect": clause.get("takes_effect"),
                 "took_effect": clause.get("took_effect"),
+                "to_come": clause.get("to_come"),
                 "duplicates": clause["duplicates"],
                 "printing": clause["printing"],
             }

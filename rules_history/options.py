@@ -8,6 +8,7 @@ import re
 import sqlite3
 import sys
 from collections.abc import Callable
+from datetime import date
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,6 +21,7 @@ from archive.manifest import CAPTURES_DIR
 from archive.printings import ordinal
 from archive.store import DB_ENV, db_path
 from archive.workers import INTERRUPTED_EXIT
+from vocabulary.days import to_come_notice
 
 if TYPE_CHECKING:  # the pipeline imports every stage: loaded by the commands that run it
     from rules_history.pipeline import UpdateReport
@@ -243,13 +245,16 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
             clause["takes_effect"] = stated
     if early is not None:
         clause["took_effect"] = {"release": early[0], "stated": early[1]}
+    if calendar_day and to_come_notice(calendar_day, date.today().isoformat()):
+        clause["to_come"] = calendar_day  # no release of that day is known yet
     return clause
 
 
 def effect_notes(clause: dict[str, Any]) -> list[str]:
     """The notes `show` and `cite` add for a clause of `clause_on_day` whose day is not in
     effect by its release's text (`takes_effect`), or already in the next one's
-    (`took_effect`): the sentences of archive.effect, as the day's page gives them."""
+    (`took_effect`), or which lies after today (`to_come`): the sentences of archive.effect
+    and vocabulary.days, as the day's page gives them."""
     from archive.effect import early_effect_notice, effect_notice
 
     notes = []
@@ -257,6 +262,8 @@ def effect_notes(clause: dict[str, Any]) -> list[str]:
         notes.append(f"note: {effect_notice(clause['release'], clause['takes_effect'])}")
     if "took_effect" in clause:
         notes.append(f"note: {early_effect_notice(**clause['took_effect'])}")
+    if "to_come" in clause:  # as the day's page says it (renderer.asof_view)
+        notes.append(f"note: {to_come_notice(clause['to_come'], date.today().isoformat())}")
     return notes
 
 

@@ -141,6 +141,26 @@ def test_a_day_before_its_release_takes_effect_is_cited_with_that_said(store: st
     assert after.stderr == ""
 
 
+def test_a_day_to_come_is_answered_with_that_said(store: str) -> None:
+    """`show 708.2@2999-01-01` answered from the newest release as if it were known to be in
+    force then; `show`, `cite` and the day's page (renderer.asof_view) now say the day has
+    not come; today and the days before say nothing of it."""
+    runner = CliRunner()
+    said = (
+        "note: 2999-01-01 has not come yet: the answer is the newest release the archive holds,"
+        " and one published before that day may change it"
+    )
+    shown = runner.invoke(main, ["show", "708.2@2999-01-01", "--db", store])
+    assert shown.exit_code == 0 and said in shown.output.splitlines()
+    cited = runner.invoke(main, ["cite", "708.2@2999-01-01", "--day", "--db", store])
+    assert cited.exit_code == 0 and cited.stderr.splitlines() == [said]
+    as_json = runner.invoke(main, ["cite", "708.2@2999-01-01", "--json", "--db", store])
+    assert json.loads(as_json.stdout)["to_come"] == "2999-01-01"
+    today = date.today().isoformat()
+    now = runner.invoke(main, ["show", f"708.2@{today}", "--json", "--db", store])
+    assert "to_come" not in json.loads(now.stdout)
+
+
 def test_the_same_words_under_a_number_are_two_wordings_when_the_clause_changed(
     store: str, small_site: Path
 ) -> None:

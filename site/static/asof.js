@@ -63,6 +63,12 @@
       url: location.origin + path, path: path,
       accessed: longDate(accessed), accessed_day: accessed
     };
+    // a day after today: the newest release answers, and a later one may replace it
+    // (vocabulary/days.py TO_COME, through the generated static/vocabulary.js)
+    if (day > accessed) {
+      var toCome = window.rulesVocabulary.toCome.replace("{day}", values.date);
+      values.effective = values.effective ? values.effective + " " + toCome : toCome;
+    }
     var html = chosen.innerHTML;
     Object.keys(values).forEach(function (name) {
       html = html.split("\u27e6" + name + "\u27e7").join(escape(values[name]));
