@@ -20,6 +20,7 @@ ORDINALS = {1: "first", 2: "second", 3: "third"}  # how a note names a printing
 class Printing:
     """One printing of a number in a release."""
 
+    number: str
     nth: int  # from 1, in document order
     count: int  # how many times the release prints the number
     part_id: int
@@ -51,4 +52,27 @@ def printing_of(db: Database, release: str, number: str, part: int | None) -> Pr
         return None
     index = next((i for i, (part_id, _) in enumerate(rows) if part_id == part), 0)
     end = rows[index + 1][1] if index + 1 < len(rows) else None
-    return Printing(index + 1, len(rows), rows[index][0], rows[index][1], end)
+    return Printing(number, index + 1, len(rows), rows[index][0], rows[index][1], end)
+
+
+def repeated_printings(db: Database) -> dict[str, dict[int, Printing]]:
+    """Release -> part id -> its printing, for every number a release prints more than once
+    (a handful in the whole archive), in one query: what a reader of every release's names
+    needs. Read from the lineages' members (their index by release and number): the store's
+    lineages are built before anything reads names so."""
+    rows = db.execute(
+        """SELECT m.release, m.number, m.part_id, p.position FROM lineage_members m
+           JOIN parts p ON p.id = m.part_id
+           WHERE (m.release, m.number) IN (
+               SELECT release, number FROM lineage_members INDEXED BY lineage_members_release
+               GROUP BY release, number HAVING count(*) > 1)
+           ORDER BY m.release, m.number, p.position"""
+    ).fetchall()
+    found: dict[str, dict[int, Printing]] = {}
+    for release, number in dict.fromkeys((row[0], row[1]) for row in rows):
+        printed = [(part, at) for r, n, part, at in rows if (r, n) == (release, number)]
+        for i, (part, position) in enumerate(printed):
+            end = printed[i + 1][1] if i + 1 < len(printed) else None
+            printing = Printing(number, i + 1, len(printed), part, position, end)
+            found.setdefault(release, {})[part] = printing
+    return found

@@ -20,6 +20,7 @@ from archive.collector import collector_paused
 from archive.errors import LookupFailed
 from archive.keyed import keyed_values
 from archive.lookup import Found, find
+from archive.printings import Printing, printing_of
 from archive.query import release_dates, resolve_release
 from lineage.change_kind import kind_of_change
 from lineage.clause import GROUP, Clause, joined_examples
@@ -116,24 +117,36 @@ class RuleFilter:
     name: str
     old: Found | None
     new: Found | None
+    # On a side whose release prints the title's number more than once (2024-09-17: Offspring
+    # and Impending are both 702.175), the printing the title heads (archive.printings): it
+    # keeps only the clauses that printing owns. A number keeps every printing: a prefix.
+    old_printing: Printing | None = None
+    new_printing: Printing | None = None
 
     @classmethod
     def of(cls, db: Database, rule: str, old_release: str, new_release: str) -> RuleFilter:
         sides: list[Found | None] = []
+        printings: list[Printing | None] = []
         for release in (old_release, new_release):
             try:
-                sides.append(find(db, release, rule))  # a number is found as it is written
+                found = find(db, release, rule)  # a number is found as it is written
             except LookupFailed:
-                sides.append(None)
+                found = None
+            sides.append(found)
+            printings.append(_titled_printing(db, release, found))
         if sides == [None, None]:
             find(db, new_release, rule)  # raises: nothing is called so, with suggestions
         found = sides[1] or sides[0]
         name = found.label if found is not None and found.kind == "number" else rule
-        return cls(name, sides[0], sides[1])
+        return cls(name, sides[0], sides[1], printings[0], printings[1])
 
-    def keeps(self, change: dict[str, Any]) -> bool:
-        return any(self.old is not None and self.old.covers(n) for n in change["old"]) or any(
-            self.new is not None and self.new.covers(n) for n in change["new"]
+    def keeps(
+        self, change: dict[str, Any], before: dict[int, _Member], after: dict[int, _Member]
+    ) -> bool:
+        """Does the list keep `change` (`before`, `after`: the two releases' members)?"""
+        lineage = change["lineage"]
+        return _side_keeps(self.old, self.old_printing, change["old"], before.get(lineage)) or (
+            _side_keeps(self.new, self.new_printing, change["new"], after.get(lineage))
         )
 
     def numbers(self) -> dict[str, str | None]:
@@ -142,6 +155,22 @@ class RuleFilter:
             "old": self.old.label if self.old else None,
             "new": self.new.label if self.new else None,
         }
+
+
+def _titled_printing(db: Database, release: str, found: Found | None) -> Printing | None:
+    """The printing a title names, when its release prints the number more than once."""
+    if found is None or found.part is None or found.number is None:
+        return None
+    printing = printing_of(db, release, found.number, found.part)
+    return printing if printing is not None and printing.count > 1 else None
+
+
+def _side_keeps(
+    found: Found | None, printing: Printing | None, labels: list[str], member: _Member | None
+) -> bool:
+    if found is None or not any(found.covers(label) for label in labels):
+        return False
+    return printing is None or (member is not None and printing.owns(member.position))
 
 
 def diff_releases(
@@ -208,7 +237,7 @@ def compare_members(
     links = _links(db, old_release, new_release)
     listed = [_change(lineage_id, before, after, links) for lineage_id in _in_order(before, after)]
     if rule is not None:
-        listed = [change for change in listed if rule.keeps(change)]
+        listed = [change for change in listed if rule.keeps(change, before, after)]
     undecided = [change for change in listed if change["kind"] is None]
     if kinds is not None:
         for change in undecided:

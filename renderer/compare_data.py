@@ -45,6 +45,7 @@ from archive.gaps import gap_brief, stored_gaps
 from archive.keyed import keyed_rows
 from archive.lookup import names_in
 from archive.normalise import fold_markup
+from archive.printings import Printing, repeated_printings
 from lineage.change_kind import compared_texts, reference_end_pairs
 from lineage.clause import GROUP, Clause, joined_examples
 from lineage.derived import unconfirmed_lineages
@@ -209,15 +210,22 @@ def _state(
 _folded = cache(fold)  # the releases repeat nearly every name
 
 
-def _names(db: Database, release: str, texts: dict[str, str]) -> list[list[Any]]:
+def _names(
+    db: Database, release: str, texts: dict[str, str], printings: dict[int, Printing]
+) -> list[list[Any]]:
     """`compare/n/DATE.json`: each name of the release's clauses, folded, with its label (and
     1 for a glossary entry), in the order `archive.lookup.resolve` prefers them; a name that
-    repeats one before it, for the same clause, is left out (it changes no answer)."""
-    entries: dict[tuple[str, str, bool], None] = {}
+    repeats one before it, for the same clause, is left out (it changes no answer). A title
+    of a number the release prints more than once (`printings`: part -> its printing) also
+    gives which printing it heads, as [folded, label, 0, nth]."""
+    entries: dict[tuple[str, str, bool, int], None] = {}
     for title, found in names_in(db, release, texts):
-        entries.setdefault((_folded(title), found.label, found.kind == "glossary"))
+        printing = printings.get(found.part) if found.part is not None else None
+        nth = printing.nth if printing is not None else 0
+        entries.setdefault((_folded(title), found.label, found.kind == "glossary", nth))
     return [
-        [folded, label, 1] if glossary else [folded, label] for folded, label, glossary in entries
+        [folded, label, 0, nth] if nth else [folded, label, 1] if glossary else [folded, label]
+        for folded, label, glossary, nth in entries
     ]
 
 
@@ -240,9 +248,10 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
     releases: dict[str, str] = {}
     names: dict[str, str] = {}
     headings: dict[str, str] = {}  # the rules' texts the names are read from (`names_in`)
+    printed = repeated_printings(db)  # which printing a title heads, where that matters
     for number, date in enumerate(dates):
         path = f"{FOLDER}/n/{date}.json"
-        data.files[path] = body = _dump(_names(db, date, headings))
+        data.files[path] = body = _dump(_names(db, date, headings, printed.get(date, {})))
         names[date] = versioned(path, body)
         examples = _release_examples(db, date)
         rows: list[list[int]] = []

@@ -12,12 +12,13 @@ from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import groupby
 from typing import Any
 
 from sqlite_utils import Database
 
 from archive.gaps import gaps_by_day
+from archive.keyed import keyed_values
+from archive.printings import repeated_printings
 from facedown.store import require_examples, stored_examples
 from lineage.derived import derived_releases
 from lineage.freshness import require_current
@@ -323,24 +324,26 @@ class Printing:
 
 def later_printings(db: Database) -> tuple[Printing, ...]:
     """Every clause that its release numbers as an earlier one, an error of the official
-    text (2024-09-17 prints 702.175 for Offspring and for Impending), in release and then
-    document order. A handful in the whole archive; the first printing of each keeps the
-    plain id, and is not listed."""
-    rows = db.execute(
-        """SELECT m.release, m.number, m.part_id, p.version_hash FROM lineage_members m
-           JOIN parts p ON p.id = m.part_id
-           WHERE (m.release, m.number) IN (
-               SELECT release, number FROM lineage_members INDEXED BY lineage_members_release
-               GROUP BY release, number HAVING count(*) > 1)
-           ORDER BY m.release, m.number, p.position"""
-    ).fetchall()
-    found = []
-    for (release, number), printed in groupby(rows, key=lambda row: row[:2]):
-        for nth, (*_same, part, version) in enumerate(printed, start=1):
-            if nth > 1:
-                anchor = nth_anchor(clause_anchor(number), nth)
-                found.append(Printing(release, number, part, version, anchor))
-    return tuple(found)
+    text (2024-09-17 prints 702.175 for Offspring and for Impending), in release, number and
+    then document order (archive.printings). A handful in the whole archive; the first
+    printing of each keeps the plain id, and is not listed."""
+    later = [
+        (release, printing)
+        for release, parts in sorted(repeated_printings(db).items())
+        for printing in sorted(parts.values(), key=lambda p: (p.number, p.start))
+        if printing.nth > 1
+    ]
+    versions = keyed_values(db, "parts", "id", "version_hash", (p.part_id for _, p in later))
+    return tuple(
+        Printing(
+            release,
+            printing.number,
+            printing.part_id,
+            versions[printing.part_id],
+            nth_anchor(clause_anchor(printing.number), printing.nth),
+        )
+        for release, printing in later
+    )
 
 
 def _events(db: Database) -> dict[int, list[dict[str, Any]]]:

@@ -600,6 +600,32 @@ def test_the_whole_archive_compares_in_the_browser_as_the_cli_does(
     assert compared > 1000  # pairs years apart differ in thousands of clauses
 
 
+@pytest.mark.browser
+def test_a_title_keeps_its_own_printing_in_the_cli_diff_and_the_browser_compare(
+    browser: Any, full_lineage: Database, full_served: str
+) -> None:
+    """2024-09-17 prints 702.175 for Offspring and for Impending. `diff --rule offspring`
+    listed Impending's renumbering (a title was read as its number's prefix), and the browser
+    compare alike; a title now keeps the printing it heads (archive.printings), a number
+    every printing, in both."""
+    tab = browser.new_context().new_page()
+    expected_kinds = {  # (old, new, rule) -> the kinds of the changes listed
+        ("2024-09-17", "2024-11-08", "offspring"): [],
+        ("2024-09-17", "2024-11-08", "impending"): ["renumbered", "renumbered"],
+        ("2024-09-17", "2024-11-08", "702.175"): ["renumbered", "renumbered"],
+        ("2024-08-02", "2024-09-17", "impending"): ["added", "added"],
+        ("2024-08-02", "2024-09-17", "offspring"): [],
+    }
+    for (old, new, rule), kinds in expected_kinds.items():
+        expected = cli_json(full_lineage, "diff", old, new, "--rule", rule)
+        assert [change["kind"] for change in expected["changes"]] == kinds, rule
+        compare(tab, full_served, f"old={old}&new={new}&rule={rule}")
+        assert tab.evaluate(SUMMARY_JS) == expected["summary"], (old, new, rule)
+        assert tab.evaluate(CHANGES_JS) == [as_shown(c) for c in expected["changes"]], rule
+    offspring = cli_json(full_lineage, "diff", "2024-09-17", "2024-11-08", "--rule", "offspring")
+    assert offspring["summary"] == {"unchanged": 3}  # 702.175, a and b: Offspring's own
+
+
 def compared_pairs(db: Database) -> list[tuple[str, str]]:
     """Seeded pairs of the whole archive's releases: any two, and two that follow each
     other (what a reader compares most: the release and the one before it)."""

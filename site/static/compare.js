@@ -70,7 +70,9 @@
     }
     if (!matches.length) return null;
     var found = matches.map(function (n) {
-      return n[2] === 1 ? { number: null, term: n[1] } : { number: n[1], term: null };
+      if (n[2] === 1) return { number: null, term: n[1] };
+      // n[3]: the printing the title heads, where its release prints the number again
+      return n[3] ? { number: n[1], term: null, printing: n[3] } : { number: n[1], term: null };
     });
     var first = found[0], others = [];
     found.forEach(function (f) {
@@ -102,9 +104,24 @@
         return { name: text.trim(), old: old, new: neu };
       });
   }
-  function keeps(filter, change) {
-    return change.old.some(function (n) { return covers(filter.old, n); }) ||
-      change.new.some(function (n) { return covers(filter.new, n); });
+  // lineage/compare.py RuleFilter.keeps: on a side whose title heads one printing of a number
+  // printed more than once, only the clauses that printing owns (archive/printings.py).
+  function keeps(filter, change, before, after) {
+    return sideKeeps(filter.old, change.old, before, change.lineage) ||
+      sideKeeps(filter.new, change.new, after, change.lineage);
+  }
+  function sideKeeps(found, labels, side, lineage) {
+    if (!labels.some(function (n) { return covers(found, n); })) return false;
+    if (!found.printing) return true;
+    var member = side.get(lineage);
+    if (!member) return false;
+    if (!found.owned) {  // [first, end) of the positions the printing owns, read once
+      var at = [];
+      side.forEach(function (m) { if (m.number === found.number) at.push(m.position); });
+      at.sort(function (a, b) { return a - b; });
+      found.owned = [at[found.printing - 1], found.printing < at.length ? at[found.printing] : Infinity];
+    }
+    return found.owned[0] <= member.position && member.position < found.owned[1];
   }
   // What the status line says of the rule kept, as `rules-history diff --rule` says it.
   function filterShown(filter, oldDate, newDate) {
@@ -192,7 +209,7 @@
       if (change.kind === null) {
         change.kind = kindOfChange(index, lineages, id, before.get(id), after.get(id), numberMap);
       }
-      if (filter && !keeps(filter, change)) return;
+      if (filter && !keeps(filter, change, before, after)) return;
       if (copy && change.kind !== UNCHANGED) {
         var differs = BY_PRESENCE.indexOf(change.kind) >= 0 ? copy.presence : copy.words;
         change.confirmed = !differs.has(id);
