@@ -13,6 +13,7 @@ release before are extended, and new ones begin.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from sqlite_utils import Database
@@ -47,6 +48,37 @@ def number_runs(db: Database, dates: list[str], number: str | None = None) -> di
         releases = dates[index[start] : index[end] + 1]
         runs.setdefault(found, []).append(Run(found, start, end, version, part_id, releases))
     return runs
+
+
+def restored_runs(
+    runs: Sequence[Run], copies: Collection[str], lineage_of: Callable[[int], int | None]
+) -> dict[int, int]:
+    """Index of a run -> index of the earlier run whose exact words it prints again, where
+    only runs read from a derived copy (`copies`: its releases) stand between them, and the
+    clause is the same (`lineage_of` a part). The re-extracted 2003-05-26 copy garbles words
+    the official files on both sides print alike (101.3 from 1999 to 2009): the run breaks
+    there, but the wording did not change, and its pages say so.
+
+    >>> runs = [Run("101.3", "1999-04-23", "2003-03-15", "v1", 1, ["1999-04-23", "2003-03-15"]),
+    ...         Run("101.3", "2003-05-26", "2003-05-26", "v2", 2, ["2003-05-26"]),
+    ...         Run("101.3", "2003-07-01", "2009-05-01", "v1", 3, ["2003-07-01", "2009-05-01"])]
+    >>> restored_runs(runs, {"2003-05-26"}, lambda part: 7)
+    {2: 0}
+    """
+    found: dict[int, int] = {}
+    for i, run in enumerate(runs):
+        j = i - 1
+        while j >= 0 and set(runs[j].releases) <= set(copies):
+            j -= 1
+        if (
+            j >= 0
+            and j < i - 1  # a copy's run between
+            and not set(run.releases) <= set(copies)
+            and runs[j].version == run.version
+            and lineage_of(runs[j].part_id) == lineage_of(run.part_id) is not None
+        ):
+            found[i] = j
+    return found
 
 
 def store_runs(db: Database, dates: list[str], start: str) -> int:

@@ -22,7 +22,7 @@ from archive.effect import (
     states_later_effect,
 )
 from archive.gaps import gap_between
-from lineage.runs import Run
+from lineage.runs import Run, restored_runs
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
 from renderer.citations import citations, day_citation, release_words
@@ -56,6 +56,10 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
         items = [
             _run_dict(site, run, wording, example_texts, following, newest, later) for run in found
         ]
+        # words a derived copy garbled between two runs that print them alike (101.3's of
+        # 1999 and of 2003-07-01): the later run's pages say they are the earlier's words
+        for i, j in restored_runs(found, site.derived, site.model.part_lineage.get).items():
+            items[i]["restores"] = {"first": items[j]["first"], "url": items[j]["url"]}
         keys = []
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
@@ -146,6 +150,7 @@ def _run_dict(
         # page's list of every day gives that day
         "takes_effect": takes_effect,
         "effect": effect,
+        "restores": None,  # the earlier run whose words it prints again (lineage.runs)
     }
 
 

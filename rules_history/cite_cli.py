@@ -79,8 +79,8 @@ def cite(
     site (the wording's page; with --day, the day's)."""
     from archive.gaps import day_gap_notice
     from archive.query import release_dates
-    from lineage.derived import is_derived
-    from lineage.runs import number_runs
+    from lineage.derived import derived_releases, is_derived
+    from lineage.runs import number_runs, restored_runs
     from renderer.anchors import nth_anchor
     from renderer.asof_view import valid_day
     from renderer.citations import citations, day_citation, release_words
@@ -99,6 +99,7 @@ def cite(
         )
     names, today = set_names(db), date.today().isoformat()
     day = asked[1] if asked[1] is not None and valid_day(asked[1]) else release
+    restores = None  # the earlier wording page of the same words, a copy between (lineage.runs)
     if clause["printing"] > 1:  # the number's pages follow its first printing: cite the text
         first = last = release
         path = release_url(release, nth_anchor(clause_anchor(number), clause["printing"]))
@@ -106,12 +107,16 @@ def cite(
             number, release, path, base_url, names.get(release), today, is_derived(db, release)
         )
     else:
-        run = next(
-            run
-            for run in number_runs(db, release_dates(db), number).get(number, [])
-            if release in run.releases
-        )
+        runs = number_runs(db, release_dates(db), number).get(number, [])
+        at = next(i for i, run in enumerate(runs) if release in run.releases)
+        run = runs[at]
         first, last = run.start, run.end
+        earlier = restored_runs(runs, derived_releases(db), lambda part: _lineage_of(db, part))
+        if at in earlier:
+            restores = {
+                "first": runs[earlier[at]].start,
+                "path": rule_url(number, runs[earlier[at]].start),
+            }
         cited = citations(
             number,
             run.start,
@@ -144,6 +149,7 @@ def cite(
                 "to_come": clause.get("to_come"),
                 "duplicates": clause["duplicates"],
                 "printing": clause["printing"],
+                "restores": restores,
             }
         )
         return
@@ -155,6 +161,13 @@ def cite(
         click.echo(note, err=True)
     if clause["duplicates"]:  # as the number's page says it
         click.echo(f"note: {cited_first_note(clause)}", err=True)
+    if restores is not None:  # as the wording's page says it
+        click.echo(
+            f"note: the same words as the wording in force from the release of"
+            f" {restores['first']} ({restores['path']}): only the re-extracted copy between"
+            " prints them otherwise",
+            err=True,
+        )
     if on_day:
         click.echo(on)
         return
@@ -179,3 +192,9 @@ def _as_json(cited: dict[str, Any], in_force: str, first: str, last: str) -> dic
         "name": cited["name"],
         "formats": {f["key"]: f["text"] for f in cited["formats"]},
     }
+
+
+def _lineage_of(db: Any, part: int) -> int | None:
+    """The lineage of a part, as the site's model maps parts to lineages."""
+    row = db.execute("SELECT lineage_id FROM lineage_members WHERE part_id = ?", [part]).fetchone()
+    return int(row[0]) if row else None

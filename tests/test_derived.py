@@ -456,3 +456,40 @@ def test_trace_and_history_say_where_the_copy_prints_a_clause_outside_its_offici
         CliRunner().invoke(main, ["trace", "504.2@2003-07-01", "--json", "--db", path]).output
     )
     assert plain["copy_printings"] == []  # in the copy and in both official neighbours
+
+
+def test_words_the_copy_garbled_between_two_alike_runs_are_said_to_be_the_same(
+    scourge, scourge_site: Path
+):
+    """101.3 reads alike in 2003-03-15 and 2003-07-01; the copy between garbles it, so its
+    wording pages break in three, and the 2003-07-01 page read as a new wording. The page,
+    the number page's list of days and `cite` now say they are the earlier words."""
+    path = scourge.execute("PRAGMA database_list").fetchone()[2]
+    alike = [
+        row[0]
+        for row in scourge.execute(
+            """SELECT a.number FROM number_runs a JOIN number_runs b
+               ON b.number = a.number AND b.start = '2003-07-01' AND b.version = a.version
+               WHERE a.end = '2003-03-15' ORDER BY a.number"""
+        )
+    ]
+    assert "101.3" in alike and len(alike) > 20
+    for number in ("101.3", alike[-1]):
+        page = (scourge_site / f"rule/{number}/2003-07-01/index.html").read_text(encoding="utf-8")
+        note = BeautifulSoup(page, "lxml").select_one("p.restores")
+        assert note is not None and f'href="/rule/{number}/2003-03-15/"' in str(note), number
+        listing = (scourge_site / f"rule/{number}/index.html").read_text(encoding="utf-8")
+        assert "the same words as from <time" in listing, number
+        cited = CliRunner().invoke(main, ["cite", f"{number}@2003-08-01", "--db", path])
+        assert cited.exit_code == 0, cited.output
+        assert "the same words as the wording in force from the release of 2003-03-15" in (
+            cited.stderr
+        )
+        as_json = json.loads(
+            CliRunner()
+            .invoke(main, ["cite", f"{number}@2003-08-01", "--json", "--db", path])
+            .stdout
+        )
+        assert as_json["restores"] == {"first": "2003-03-15", "path": f"/rule/{number}/2003-03-15/"}
+    earlier = (scourge_site / "rule/101.3/2003-03-15/index.html").read_text(encoding="utf-8")
+    assert 'class="derived-note restores"' not in earlier
