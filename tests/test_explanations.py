@@ -50,6 +50,23 @@ def test_bold_headings_and_a_letter_range() -> None:
     assert "[Karn Liberated]" not in frf.entries[0].explanation  # links become their text
 
 
+def test_a_heading_with_a_remark_after_it_or_a_number_alone_is_a_heading() -> None:
+    """Four headings went unread, so the explanation below each was glued to the entry
+    before: BFZ's "**702.112** (112! Yikes!)" and "**702.114** (...)" (the changeling rule
+    removed said "The new rules for awaken"), ELD's bare "800.5" and KHM's "111.10e  " (the
+    Walker token carried the Shard's explanation)."""
+    bfz = parsed("2015-10-09-battle-for-zendikar")
+    assert entry(bfz, "702.72b").explanation.endswith("the rule describing this case was deleted.")
+    assert entry(bfz, "702.112").explanation == "The new rules for awaken."
+    assert entry(bfz, "702.114").explanation == "The new rule for ingest."
+    eld = parsed("2019-09-27-throne-of-eldraine")
+    assert entry(eld, "800.5").explanation.startswith("Here's where we define how seating order")
+    assert "seating order" not in entry(eld, "800.4h").explanation
+    khm = parsed("2021-02-02-kaldheim")
+    assert "Shards" in entry(khm, "111.10e").explanation
+    assert "Shard" not in entry(khm, "111.10d").explanation
+
+
 def test_atx_headings_with_several_numbers_and_a_glossary_sentence() -> None:
     xln = parsed("2017-09-28-ixalan")
     first = xln.entries[0]

@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 
 _META = re.compile(r'^\[_metadata_:(\w+)\]:-\s*"(.*)"\s*$')
 _ATX = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
-_BOLD = re.compile(r"^\*\*(.+?)\*\*\s*$")
+# A bold heading, perhaps with a remark after it ("**702.112** (112! Yikes!)")
+_BOLD = re.compile(r"^\*\*(.+?)\*\*(?:\s*\([^()]*\))?\s*$")
+# A rule number alone in a paragraph of its own, its bold lost ("800.5", "111.10e  "), or a
+# short range of them ("702.19c–d")
+_BARE_NUMBER = re.compile(r"^\d{3}\.\d+[a-z]?(?:\s*[–—-]\s*[a-z0-9]+)?$")
 _UNDERLINE = re.compile(r"^(-{3,}|={3,})\s*$")
 _BULLET = re.compile(r"^[*+-]\s+")
 _FOOTER = re.compile(r"^\[(Introduction|Oracle Changes)\]")
@@ -149,6 +153,8 @@ def _sections(lines: list[str]) -> list[tuple[str, list[str]]]:
         elif _UNDERLINE.match(stripped):
             flush()
             continue
+        elif _BARE_NUMBER.match(stripped) and _alone(lines, index):
+            heading = stripped
         else:
             match = _ATX.match(stripped) or _BOLD.match(stripped)
             if match and (_NUMBER.search(match.group(1)) or len(match.group(1)) < 80):
@@ -166,6 +172,13 @@ def _sections(lines: list[str]) -> list[tuple[str, list[str]]]:
             paragraph.append(stripped)
     flush()
     return sections
+
+
+def _alone(lines: list[str], index: int) -> bool:
+    """Is line `index` a paragraph of its own (blank lines, or the text's ends, around it)?"""
+    before = lines[index - 1].strip() if index > 0 else ""
+    after = lines[index + 1].strip() if index + 1 < len(lines) else ""
+    return not before and not after
 
 
 def _entry(heading: str, paragraphs: list[str], position: int) -> BulletinEntry | None:
