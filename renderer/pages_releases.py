@@ -15,7 +15,7 @@ from renderer.fulltext import fulltext_html, history_urls_by_release
 from renderer.pictures.legend import legend
 from renderer.pictures.slopes import section_moves, slopes_svg
 from renderer.pictures.timeline import ReleaseBar, timeline_svg
-from renderer.queries import part_texts, release_parts
+from renderer.queries import clause_words, release_parts
 from renderer.toc import contents
 from renderer.writer import context_key
 from vocabulary.kinds import FORMATTING
@@ -186,10 +186,12 @@ def _diff_page(
 
     def context() -> dict[str, Any]:
         wanted = {p for c in found for p in (c.old_part, c.new_part) if p}
-        text = part_texts(site.db, wanted)
+        # each clause with its examples, as the CLI's `diff` and the in-browser compare diff
+        # them: an example's change is its rule's, shown where it happened
+        words = clause_words(site.db, wanted)
         groups: dict[str, list[dict[str, Any]]] = {}
         for c, note in zip(found, notes, strict=True):
-            before, after = text.get(c.old_part or 0), text.get(c.new_part or 0)
+            before, after = words.get(c.old_part or 0), words.get(c.new_part or 0)
             item = {
                 "anchor": c.anchor,
                 "old_numbers": c.old_numbers,

@@ -8,8 +8,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.query import examples_of_parts
 from archive.release_names import names_in_store
 from lineage.runs import NUMBERED_KINDS
+from lineage.stored_diffs import member_text
 
 
 def set_names(db: Database) -> dict[str, str | None]:
@@ -118,6 +120,16 @@ def part_texts(db: Database, part_ids: set[int]) -> dict[int, str]:
            WHERE parts.id IN ({})""",
         part_ids,
     )
+
+
+def clause_words(db: Database, part_ids: set[int]) -> dict[int, str]:
+    """What a change list diffs of each part: its wording, then its examples, one a line
+    (lineage.stored_diffs.member_text)."""
+    examples = examples_of_parts(db, part_ids)
+    return {
+        part: member_text(text, examples.get(part, []))
+        for part, text in part_texts(db, part_ids).items()
+    }
 
 
 def _pairs_where_in(db: Database, sql: str, keys: set[Any]) -> dict[Any, str]:

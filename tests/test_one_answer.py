@@ -626,6 +626,48 @@ def test_a_title_keeps_its_own_printing_in_the_cli_diff_and_the_browser_compare(
     assert offspring["summary"] == {"unchanged": 3}  # 702.175, a and b: Offspring's own
 
 
+def test_a_diff_page_shows_each_change_as_the_cli_diffs_it_examples_and_all(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """The /diff/ pages diffed a clause's words without its examples: an "example" change
+    showed the rule's unchanged text, and 424.4 -> 116.7 (2009, "You play a spell" -> "You
+    cast a spell" in its example) read as a bare renumbering. Each change of a clause both
+    releases have now shows what the CLI's word diff holds, deletions and insertions alike."""
+    pairs = [
+        ("1999-04-23", "1999-11-01"),
+        ("2009-05-01", "2009-07-08"),
+        ("2019-10-04", "2020-01-22"),
+    ]
+    both = {"reworded", "renumbered", "renumbered+reworded", "example", "reference", "formatting"}
+    compared = 0
+    for old, new in pairs:
+        expected: Counter[tuple[str, ...]] = Counter()
+        for change in cli_json(full_lineage, "diff", old, new, "--all")["changes"]:
+            if change["kind"] not in both:  # one end only: its words, no diff
+                continue
+            # the page's heading names the old numbers, then the new ones when they differ
+            named = change["old"] + (change["new"] if change["new"] != change["old"] else [])
+            # the page shows `_italic_` markup as emphasis: both sides compared without "_"
+            cut = [f"{op} {text.replace('_', '')}" for op, text in change["diff"] if op]
+            expected[(*named, "|", *cut)] += 1
+        page = (full_site / f"diff/{old}/{new}/index.html").read_text(encoding="utf-8")
+        shown: Counter[tuple[str, ...]] = Counter()
+        for article in BeautifulSoup(page, "lxml").select("article.change"):
+            kind = article.select_one("h3 > span.kind")["class"][1].removeprefix("kind-")
+            if kind.replace("-", "+") not in both:
+                continue
+            named = [a.get_text() for a in article.select("h3 > a[href^='/releases/']")]
+            marks = article.select("p.diff del, p.diff ins")
+            cut = [f"{-1 if t.name == 'del' else 1} {t.get_text().replace('_', '')}" for t in marks]
+            shown[(*named, "|", *cut)] += 1
+        assert shown == expected, (old, new, list((shown - expected).items())[:2])
+        compared += sum(expected.values())
+    assert compared > 500
+    page = (full_site / "diff/2009-05-01/2009-07-08/index.html").read_text(encoding="utf-8")
+    (renumbered,) = BeautifulSoup(page, "lxml").select("article#c-116\\.7 p.diff")
+    assert "<del>play </del><ins>cast </ins>" in str(renumbered)
+
+
 def compared_pairs(db: Database) -> list[tuple[str, str]]:
     """Seeded pairs of the whole archive's releases: any two, and two that follow each
     other (what a reader compares most: the release and the one before it)."""
