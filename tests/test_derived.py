@@ -493,3 +493,19 @@ def test_words_the_copy_garbled_between_two_alike_runs_are_said_to_be_the_same(
         assert as_json["restores"] == {"first": "2003-03-15", "path": f"/rule/{number}/2003-03-15/"}
     earlier = (scourge_site / "rule/101.3/2003-03-15/index.html").read_text(encoding="utf-8")
     assert 'class="derived-note restores"' not in earlier
+
+
+def test_the_release_pages_name_what_their_changes_are_counted_from(scourge_site: Path):
+    """2003-07-01's page was headed "Changes from the previous release" beside a link to
+    2003-05-26 while it counted from 2003-03-15; the copy's page listed its differences as
+    plainly "reworded" though its counts put them apart as unconfirmed."""
+    official = (scourge_site / "releases/2003-07-01/index.html").read_text(encoding="utf-8")
+    heading = BeautifulSoup(official, "lxml").select_one("h2#changes").get_text(" ", strip=True)
+    assert heading == "Changes from the official release before, March 15, 2003"
+    copy = (scourge_site / "releases/2003-05-26/index.html").read_text(encoding="utf-8")
+    listed = BeautifulSoup(copy, "lxml").select("ul.changed-list li")
+    assert BeautifulSoup(copy, "lxml").select_one("h2#changes").get_text() == (
+        "Changes from the previous release"
+    )
+    marked = [li for li in listed if "(unconfirmed)" in li.get_text()]
+    assert len(marked) >= 229 and len(marked) < len(listed)
