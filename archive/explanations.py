@@ -48,7 +48,7 @@ from vocabulary.numbers import is_under
 
 # Bump when matching changes: stored explanations are then matched again. (What the parser
 # made of each article is part of the key: a parser that reads an entry anew matches again.)
-EXPLANATIONS_VERSION = 7
+EXPLANATIONS_VERSION = 8
 MATCHED = "matched"
 LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
     "listed-unchanged",
@@ -60,6 +60,11 @@ LISTED_UNCHANGED, EXAMPLE_CHANGED, NOT_IN_RELEASE, TERM_NOT_FOUND = (
 # an older clause: the article and the alignment disagree, and the page says so.
 CALLED_NEW = "called-new"
 _NEW_MARK = r"\s*\((?:new|New|NEW)\)"
+# An explanation that opens by calling its one rule new ("This new rule...", "This is a new
+# rule for megamorph", "A new subrule..."); "Several new rules have been added" is no such.
+_NEW_RULE_SAID = re.compile(
+    r"(?:this|the|a)\s+(?:is\s+(?:a|the)\s+)?new\s+(?:sub)?rule\b", re.IGNORECASE
+)
 UNNEW_KINDS = frozenset({ADDED, SPLIT})  # kinds of change that begin a clause
 # Articles come out a week or two either side of their release (Unfinity's ten days after).
 RELEASE_WINDOW_DAYS = 45
@@ -493,7 +498,8 @@ def _store_entry(
     counts: dict[str, int],
 ) -> None:
     matches, finding = match_entry(entry, release, earlier) if release else ([], "no release")
-    finding = "; ".join(part for part in (finding, _called_new(entry.heading, matches)) if part)
+    called = _called_new(entry.heading, entry.explanation, matches)
+    finding = "; ".join(part for part in (finding, called) if part)
     status = MATCHED if matches else "finding"
     quoted = quoted_where(entry.quoted, [change for change, _l, _h in matches])
     entry_id = db.conn.execute(
@@ -525,14 +531,17 @@ def _store_entry(
     counts[MATCHED if matches else "findings"] += 1
 
 
-def _called_new(heading: str, matches: list[tuple[_Change, str, str]]) -> str:
-    """The finding of an entry whose heading calls a rule it matched new ("106.10 (new)")
+def _called_new(heading: str, explanation: str, matches: list[tuple[_Change, str, str]]) -> str:
+    """The finding of an entry that calls a rule it matched new, by its heading ("106.10
+    (new)") or, for an entry of one rule, by its first words ("This new rule explains..."),
     where that change continues an older clause ('' when none does): Oath of the Gatewatch's
     106.10 is new, and the Commander rule 903.9 is "no more", but a weak pairing continues
-    903.9 as 106.10."""
+    903.9 as 106.10; Streets of New Capenna's "212.1f" is "new" where 212.1f was only
+    renumbered (the new rule is 212.1d: the article's number is wrong)."""
     found = []
+    said_new = len(matches) == 1 and _NEW_RULE_SAID.match(explanation) is not None
     for change, label, _how in matches:
-        called = re.search(rf"(?<![\w.]){re.escape(label)}{_NEW_MARK}", heading)
+        called = said_new or re.search(rf"(?<![\w.]){re.escape(label)}{_NEW_MARK}", heading)
         if called and change.kind not in UNNEW_KINDS:
             found.append(
                 f"{CALLED_NEW}: the article calls {label} new, where the lineage continues an"

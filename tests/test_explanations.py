@@ -166,6 +166,21 @@ def test_each_article_is_named_from_the_captures_folder(explained) -> None:  # t
     )
 
 
+def test_an_entry_that_says_its_rule_is_new_where_the_lineage_continues_says_so(explained) -> None:  # type: ignore[no-untyped-def]
+    """Streets of New Capenna's "212.1f: This new rule explains that the indicator..." sat on
+    212.1e -> 212.1f, a bare renumbering (the new rule is 212.1d: the article's number is
+    wrong), and Dragons of Tarkir's megamorph rule on 702.36d -> 702.36e, with no word of
+    it. An entry whose words call its one rule new now says where the lineage disagrees."""
+    db, _path, _counts = explained
+    said = dict(
+        db.execute("SELECT heading, finding FROM explanations WHERE finding LIKE 'called-new%'")
+    )
+    assert said["212.1f"].endswith("continues an older clause (renumbered)")
+    assert said["702.36e"].endswith("(renumbered+reworded)")
+    added = db.execute("SELECT finding FROM explanations WHERE heading = '107.3g'").fetchone()
+    assert added == (None,)  # "This new rule clarifies...": 107.3g is new there
+
+
 def test_a_draft_number_is_a_finding(explained) -> None:  # type: ignore[no-untyped-def]
     db, _path, _counts = explained
     neo = {row["heading"]: row["finding"] for row in findings(db, "2022-02-18")}
