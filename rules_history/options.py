@@ -236,6 +236,9 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
         message = with_gap_notice(_where_number_went(db, rule, day) or str(error), gap, rule, day)
         if early is not None and rule.strip():
             message = f"{message}; {early_effect_notice(*early)}"
+        if calendar_day and rule.strip():  # as the day's page says it, the number unused
+            to_come = to_come_notice(calendar_day, date.today().isoformat())
+            message = f"{message}; {to_come}" if to_come else message
         raise LookupFailed(message) from error
     if gap is not None:
         clause["gap"] = gap
