@@ -92,7 +92,15 @@ def normalise(text: str) -> str:
 # words.
 _MARKUP = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _BRACED_FONT_MANA = re.compile(r"\{\{([0-9]{1,2}|[WUBRGXYZST])\}\}")
-_URL_BRACKETS = re.compile(r"[<\[]((?:https?://|www\.|[\w-]+\.com/)[^\s>\]]+)[>\]]")
+_URL_BRACKETS = re.compile(
+    r"[<\[]((?:https?://|www\.|[\w-]+\.com/|(?:[\w-]+\.)+(?:com|net|org)\b)[^\s>\]]*)[>\]]"
+)
+_URL_TELLTALES = ("://", "www.", ".com", ".net", ".org")  # where a URL may stand
+# A trademark sign a conversion spelt out glued to its word ("_Odyssey_TM", 2011-07-15, for
+# "_Odyssey_(TM)"), once the markup is gone; `normalise` takes away "(TM)" and "™" already.
+_GLUED_TRADEMARK = re.compile(r"(?<=[a-z])_?TM\b")
+# A reference with its space lost ("See rule702.72", 2009-09-04): the words are the same.
+_GLUED_REFERENCE = re.compile(r"\b(rules?)(?=[0-9]{3}\b|[0-9]{3}\.)")
 # Placeholders were set in angle brackets until 1999-04-23 ("<This creature> can't block"),
 # in square ones after: the same words.
 _ANGLE_BRACKETS = str.maketrans("<>", "[]")
@@ -232,8 +240,9 @@ FOLDED_REMEMBERED = 4096
 @lru_cache(maxsize=FOLDED_REMEMBERED)
 def fold_markup(normalised: str) -> str:
     """The normalised text without markup: `_italics_`, URL brackets, angle brackets (as
-    square ones), font-letter mana runs and braced font-letter mana (what `formatting_key`
-    folds besides characters and spaces).
+    square ones), font-letter mana runs and braced font-letter mana, a spelt-out trademark
+    sign glued to its word, a reference's lost space (what `formatting_key` folds besides
+    characters and spaces).
 
     >>> fold_markup("some _Future Sight_ cards; see <www.wizards.com>")
     'some Future Sight cards; see www.wizards.com'
@@ -241,6 +250,8 @@ def fold_markup(normalised: str) -> str:
     '"[This creature] blocks" (Wizards.com/WPN/Events/Rules.aspx)'
     >>> fold_markup(normalise("a mana cost of {o0} by paying {o3}"))
     'a mana cost of {0} by paying {3}'
+    >>> fold_markup("at <MTGCommander.net>. _Odyssey_TM cards; see rule702.72")
+    'at MTGCommander.net. Odyssey cards; see rule 702.72'
     """
     text = normalised
     # each pattern only where its telltale is (a scan with look-arounds costs 20 times more)
@@ -250,8 +261,12 @@ def fold_markup(normalised: str) -> str:
         text = _BRACED_FONT_MANA.sub(r"{\1}", text)
     if "_" in text:
         text = _MARKUP.sub("", text)
-    if "://" in text or "www." in text or ".com/" in text:
+    if any(telltale in text for telltale in _URL_TELLTALES):
         text = _URL_BRACKETS.sub(r"\1", text)
+    if "TM" in text:
+        text = _GLUED_TRADEMARK.sub("", text)
+    if "rule" in text:
+        text = _GLUED_REFERENCE.sub(r"\1 ", text)
     if "<" in text:
         text = text.translate(_ANGLE_BRACKETS)
     return text
