@@ -9,11 +9,15 @@ that is what the text shows a reader, and what `show`, `trace` and `blame` keep 
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlite_utils import Database
 
 ORDINALS = {1: "first", 2: "second", 3: "third"}  # how a note names a printing
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -75,4 +79,30 @@ def repeated_printings(db: Database) -> dict[str, dict[int, Printing]]:
             end = printed[i + 1][1] if i + 1 < len(printed) else None
             printing = Printing(number, i + 1, len(printed), part, position, end)
             found.setdefault(release, {})[part] = printing
+    return found
+
+
+def examples_by_owner(
+    rules: Iterable[tuple[int, str | None, int]], examples: Iterable[tuple[str | None, int, T]]
+) -> dict[int, list[T]]:
+    """Part id -> what is given of each of its examples, in order. `rules`: (part, number,
+    position) of a release's rules and subrules; `examples`: (the number the example follows,
+    its position, what to keep of it). An example belongs to the last printing of its number
+    before it: 2006-05-01 prints 501.2 for Evasion and again for Status, and the Evasion
+    example ("A creature with flying and shadow...") is Evasion's alone.
+
+    >>> examples_by_owner([(1, "501.2", 10), (2, "501.2", 20)], [("501.2", 11, "e")])
+    {1: ['e']}
+    """
+    printed: dict[str | None, list[tuple[int, int]]] = {}
+    for part, number, position in rules:
+        printed.setdefault(number, []).append((position, part))
+    for sorted_places in printed.values():
+        sorted_places.sort()
+    found: dict[int, list[T]] = {}
+    for parent, position, kept in examples:
+        places = printed.get(parent, [])
+        at = bisect_left(places, (position, -1)) - 1
+        if at >= 0:
+            found.setdefault(places[at][1], []).append(kept)
     return found

@@ -20,7 +20,7 @@ from archive.collector import collector_paused
 from archive.errors import LookupFailed
 from archive.keyed import keyed_values
 from archive.lookup import Found, find
-from archive.printings import Printing, printing_of
+from archive.printings import Printing, examples_by_owner, printing_of
 from archive.query import release_dates, resolve_release
 from lineage.change_kind import kind_of_change
 from lineage.clause import GROUP, Clause, joined_examples
@@ -307,10 +307,15 @@ def load_members(db: Database, release: str) -> dict[int, _Member]:
         [release],
     )
     members = {row[0]: _Member(row[1:]) for row in rows}
-    examples = _examples(db, release)
+    rules = [
+        (member.part_id, member.number, member.position)
+        for member in members.values()
+        if GROUP[member.fields[1]] == "rule"
+    ]
+    examples = examples_by_owner(rules, _examples(db, release))
     if examples:
         for member in members.values():
-            found = examples.get(member.number) if GROUP[member.fields[1]] == "rule" else None
+            found = examples.get(member.part_id)
             if found:
                 member.examples = joined_examples(normalised for normalised, _t, _v in found)
                 member.example_texts = tuple(text for _n, text, _v in found)
@@ -318,19 +323,20 @@ def load_members(db: Database, release: str) -> dict[int, _Member]:
     return members
 
 
-def _examples(db: Database, release: str) -> dict[str | None, list[tuple[str, str, str]]]:
-    """The examples of each rule of `release` (by the rule's number), in order: normalised
-    text, text and version."""
-    found: dict[str | None, list[tuple[str, str, str]]] = {}
-    for parent, normalised, text, version in db.execute(
-        """SELECT p.parent, v.normalised, v.text, p.version_hash
-           FROM releases r JOIN parts p ON p.capture_id = r.capture_id
-           JOIN clause_versions v ON v.hash = p.version_hash
-           WHERE r.date = ? AND p.kind = 'example' ORDER BY p.position""",
-        [release],
-    ):
-        found.setdefault(parent, []).append((normalised, text, version))
-    return found
+def _examples(db: Database, release: str) -> list[tuple[str | None, int, tuple[str, str, str]]]:
+    """The examples of `release`, in order: the number each follows, its position, and its
+    normalised text, text and version (`archive.printings.examples_by_owner` gives each to
+    its rule)."""
+    return [
+        (parent, position, (normalised, text, version))
+        for parent, position, normalised, text, version in db.execute(
+            """SELECT p.parent, p.position, v.normalised, v.text, p.version_hash
+               FROM releases r JOIN parts p ON p.capture_id = r.capture_id
+               JOIN clause_versions v ON v.hash = p.version_hash
+               WHERE r.date = ? AND p.kind = 'example' ORDER BY p.position""",
+            [release],
+        )
+    ]
 
 
 def _links(db: Database, old: str, new: str) -> dict[int, tuple[str, list[int]]]:

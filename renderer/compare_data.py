@@ -45,7 +45,7 @@ from archive.gaps import gap_brief, stored_gaps
 from archive.keyed import keyed_rows
 from archive.lookup import names_in
 from archive.normalise import fold_markup
-from archive.printings import Printing, repeated_printings
+from archive.printings import Printing, examples_by_owner, repeated_printings
 from lineage.change_kind import compared_texts, reference_end_pairs
 from lineage.clause import GROUP, Clause, joined_examples
 from lineage.derived import unconfirmed_lineages
@@ -174,17 +174,17 @@ def _release_members(db: Database, release: str) -> list[_Row]:
     return sorted(rows, key=lambda row: row[7])
 
 
-def _release_examples(db: Database, release: str) -> dict[str | None, tuple[str, ...]]:
-    """The version hashes of each rule's examples in `release` (by the rule's number)."""
-    found: dict[str | None, list[str]] = {}
-    for parent, version in db.execute(
-        """SELECT p.parent, p.version_hash
+def _release_examples(db: Database, release: str, rows: list[_Row]) -> dict[int, tuple[str, ...]]:
+    """The version hashes of each rule's examples in `release` (by the rule's part: a number
+    printed twice has two rules, `archive.printings.examples_by_owner`); `rows`: its members."""
+    rules = [(row[1], row[3], row[7]) for row in rows if GROUP[row[2]] == "rule"]
+    examples = db.execute(
+        """SELECT p.parent, p.position, p.version_hash
            FROM releases r JOIN parts p ON p.capture_id = r.capture_id
            WHERE r.date = ? AND p.kind = 'example' ORDER BY p.position""",
         [release],
-    ):
-        found.setdefault(parent, []).append(version)
-    return {parent: tuple(versions) for parent, versions in found.items()}
+    )
+    return {part: tuple(found) for part, found in examples_by_owner(rules, examples).items()}
 
 
 def _versions(db: Database, hashes: set[str]) -> dict[str, tuple[str, str]]:
@@ -253,18 +253,19 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
         path = f"{FOLDER}/n/{date}.json"
         data.files[path] = body = _dump(_names(db, date, headings, printed.get(date, {})))
         names[date] = versioned(path, body)
-        examples = _release_examples(db, date)
+        members = _release_members(db, date)
+        examples = _release_examples(db, date, members)
         rows: list[list[int]] = []
         # A state is what the clause is, not where it stands (its part id and position are
         # left out); the version hashes stand for the texts, which are read only for the
         # states met for the first time (a release brings a few hundred among thousands).
         unseen: list[tuple[list[int], _Row, tuple[str, ...], tuple[Any, ...], _Lineage]] = []
-        for row in _release_members(db, date):
+        for row in members:
             lineage_id = row[0]
             lineage = lineages.get(lineage_id)
             if lineage is None:
                 lineage = lineages[lineage_id] = _Lineage()
-            owned = examples.get(row[3], ()) if GROUP[row[2]] == "rule" else ()
+            owned = examples.get(row[1], ())
             key = (*row[2:7], owned)
             state = lineage.keys.get(key)
             rows.append(member := [lineage_id, -1 if state is None else state])

@@ -10,6 +10,7 @@ from archive.gaps import stored_gaps
 from lineage.compare import compared_with
 from renderer.changes import UNCONFIRMED, Change, charted_counts, counts
 from renderer.context import Site
+from renderer.environment import clause_anchor
 from renderer.explained import explained, unmatched
 from renderer.fulltext import fulltext_html, history_urls_by_release
 from renderer.pictures.legend import legend
@@ -196,6 +197,10 @@ def _diff_page(
                 "anchor": c.anchor,
                 "old_numbers": c.old_numbers,
                 "new_numbers": c.new_numbers,
+                # where each end stands in its release's text: a later printing of a number
+                # has an id of its own (2006-05-01's second 501.2 is 501.2-2)
+                "old_anchor": _end_anchor(site, c.old_part, c.old_numbers),
+                "new_anchor": _end_anchor(site, c.new_part, c.new_numbers),
                 "ops": site.diffs.diff(before, after)
                 if before and after and before != after
                 else None,
@@ -240,6 +245,23 @@ def _diff_page(
     site.lazy_page(f"diff/{old['date']}/{new['date']}/index.html", "diff.html", context, key)
 
 
+def _end_anchor(site: Site, part: int | None, numbers: list[str]) -> str | None:
+    """The id, on its release's page, of a change's end: its part's (a later printing of a
+    number has its own), else its first number's; None when the change has no such end."""
+    if not numbers:
+        return None
+    return site.model.anchor(part, numbers[0]) if part else clause_anchor(numbers[0])
+
+
+def _ends(site: Site, part: int | None, numbers: list[str]) -> list[tuple[str, str | None]]:
+    """(number, its id on the release page) of each number of a change's end: the first is
+    the change's own part (`_end_anchor`), the others the clauses a split or merge names."""
+    return [
+        (n, _end_anchor(site, part, numbers) if i == 0 else clause_anchor(n))
+        for i, n in enumerate(numbers)
+    ]
+
+
 def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
     dates = [row["date"] for row in site.releases]
     base = compared_with(dates, site.derived)
@@ -259,7 +281,14 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
             title=f"Renumbering {day}",
             old=base[day],
             new=day,
-            rows=rows,
+            rows=[
+                {
+                    "old": _ends(site, c.old_part, c.old_numbers),
+                    "new": _ends(site, c.new_part, c.new_numbers),
+                    "shown": c.shown,
+                }
+                for c in rows
+            ],
             clauses=clauses,
             picture=slopes_svg(moves, base[day] or "", day) if moves else None,
             moves=sorted(moves.items(), key=lambda item: (-item[1], item[0])),

@@ -64,6 +64,10 @@ def build_rules(site: Site) -> dict[str, list[dict[str, Any]]]:
         for i, item in enumerate(items):
             item["prev_url"] = items[i - 1]["url"] if i else None
             item["next_url"] = items[i + 1]["url"] if i + 1 < len(items) else None
+            # the number's wording before or after may be another clause's (702.37a was
+            # provoke's, then amplify's): the pager says so
+            item["prev_other"] = bool(i) and items[i - 1]["history"] != item["history"]
+            item["next_other"] = i + 1 < len(items) and items[i + 1]["history"] != item["history"]
             keys.append(_run_key(item, found[i].version))
         # The number's page first: its folder holds its wordings' folders, and a page
         # written before its folder's parent costs three calls to make them, not one.

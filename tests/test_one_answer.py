@@ -626,6 +626,15 @@ def test_a_title_keeps_its_own_printing_in_the_cli_diff_and_the_browser_compare(
         assert tab.evaluate(CHANGES_JS) == [as_shown(c) for c in expected["changes"]], rule
     offspring = cli_json(full_lineage, "diff", "2024-09-17", "2024-11-08", "--rule", "offspring")
     assert offspring["summary"] == {"unchanged": 3}  # 702.175, a and b: Offspring's own
+    # 2006-05-01 prints 501.2 for Evasion and for Status: the Evasion example is Evasion's
+    # alone (archive.printings.examples_by_owner), in the CLI and the browser alike
+    for old, new in (("2006-02-01", "2006-05-01"), ("2006-05-01", "2006-07-15")):
+        expected = cli_json(full_lineage, "diff", old, new)
+        status = [c for c in expected["changes"] if "Status is not" in str(c["diff"])]
+        assert status and all("flying and shadow" not in str(c["diff"]) for c in status)
+        compare(tab, full_served, f"old={old}&new={new}")
+        assert tab.evaluate(SUMMARY_JS) == expected["summary"], (old, new)
+        assert tab.evaluate(CHANGES_JS) == [as_shown(c) for c in expected["changes"]], (old, new)
 
 
 def test_a_diff_page_shows_each_change_as_the_cli_diffs_it_examples_and_all(
