@@ -67,6 +67,16 @@ def test_a_heading_with_a_remark_after_it_or_a_number_alone_is_a_heading() -> No
     assert "Shard" not in entry(khm, "111.10d").explanation
 
 
+def test_a_bold_glossary_lead_with_its_list_on_the_line_is_a_glossary_entry() -> None:
+    """Fate Reforged's "**New glossary terms:** anchor word, bolster, dash, manifest" was read
+    as the end of 904.1's explanation (the Archenemy rule "explained" by the list)."""
+    frf = parsed("2015-01-15-fate-reforged")
+    assert entry(frf, "904.1").explanation.endswith("I won't spoil it.")
+    glossary = entry(frf, "New glossary terms")
+    assert glossary.kind == "glossary"
+    assert glossary.terms == ["anchor word", "bolster", "dash", "manifest"]
+
+
 def test_atx_headings_with_several_numbers_and_a_glossary_sentence() -> None:
     xln = parsed("2017-09-28-ixalan")
     first = xln.entries[0]

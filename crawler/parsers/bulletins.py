@@ -18,6 +18,9 @@ _META = re.compile(r'^\[_metadata_:(\w+)\]:-\s*"(.*)"\s*$')
 _ATX = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 # A bold heading, perhaps with a remark after it ("**702.112** (112! Yikes!)")
 _BOLD = re.compile(r"^\*\*(.+?)\*\*(?:\s*\([^()]*\))?\s*$")
+# A bold lead naming the glossary, its list on the same line ("**New glossary terms:** anchor
+# word, bolster, dash, manifest", Fate Reforged): a heading, and the list its paragraph
+_GLOSSARY_LEAD_LINE = re.compile(r"^\*\*([^*]*\bglossary\b[^*]*?):?\*\*:?\s*(\S.*)$", re.IGNORECASE)
 # A rule number alone in a paragraph of its own, its bold lost ("800.5", "111.10e  "), or a
 # short range of them ("702.19c–d")
 _BARE_NUMBER = re.compile(r"^\d{3}\.\d+[a-z]?(?:\s*[–—-]\s*[a-z0-9]+)?$")
@@ -155,6 +158,11 @@ def _sections(lines: list[str]) -> list[tuple[str, list[str]]]:
             continue
         elif _BARE_NUMBER.match(stripped) and _alone(lines, index):
             heading = stripped
+        elif lead := _GLOSSARY_LEAD_LINE.match(stripped):
+            flush()
+            current = (lead.group(1).strip(), [lead.group(2).strip()])
+            sections.append(current)
+            continue
         else:
             match = _ATX.match(stripped) or _BOLD.match(stripped)
             if match and (_NUMBER.search(match.group(1)) or len(match.group(1)) < 80):
