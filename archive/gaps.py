@@ -168,6 +168,21 @@ def gaps_by_day(db: Database) -> list[dict[str, Any]]:
     return [gap for gap in stored_gaps(db) if gap["after"] in stored and gap["before"] in stored]
 
 
+def gap_ending(gaps: Iterable[dict[str, Any]], release: str | None) -> dict[str, Any] | None:
+    """The gap that ends at `release` (`gap_brief`), or None: what began in `release` may
+    have begun earlier, in a release the archive lacks (July 23, 2001 follows the gap of
+    2000: 143 clauses are "first" there).
+
+    >>> gap_ending([{"id": "g", "title": "Releases of 2000", "status": "expected",
+    ...              "after": "1999-11-01", "before": "2001-07-23"}], "2001-07-23")["after"]
+    '1999-11-01'
+    """
+    for gap in gaps:
+        if gap["before"] == release:
+            return gap_brief(gap)
+    return None
+
+
 def gap_brief(gap: dict[str, Any]) -> dict[str, Any]:
     """What an answer that spans or falls in a gap carries of it where the whole row would be
     repeated (each row of `blame --json`, the browser compare's index): no evidence or

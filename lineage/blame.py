@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from archive.gaps import gap_ending, gaps_by_day
 from archive.lookup import find
 from archive.printings import printing_of
 from archive.query import resolve_release
@@ -55,8 +56,11 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
             and (printing is None or printing.owns(row["position"]))
         )
     ]
+    gaps = gaps_by_day(db)
     for row in found:
         del row["position"]
+        # a wording dated from the release after a gap may date from a release it lacks
+        row["since_gap"] = gap_ending(gaps, row["since"])
     if is_derived(db, when):  # its words are the copy's (lineage.derived)
         for row in found:
             row["derived"] = True

@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.explanations import annotate_trace
-from archive.gaps import gap_between, gaps_by_day
+from archive.gaps import gap_between, gap_ending, gaps_by_day
 from archive.lookup import Found, find
 from archive.printings import printing_of
 from archive.query import examples_of_parts, release_in_force
@@ -267,6 +267,9 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
             [*lineages, lineage],
         )
     ]
+    gaps = gaps_by_day(db)
+    for entry in entries:  # a change after a gap in the archive may have come in the gap
+        entry["gap"] = gap_ending(gaps, entry["release"])
     parts = [entry.pop("part") for entry in entries]
     examples = examples_of_parts(db, (part for part in parts if part is not None))
     for entry, part in zip(entries, parts, strict=True):  # part of its wording, as in `diff`

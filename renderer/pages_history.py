@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from archive.gaps import gap_between
+from archive.gaps import gap_between, gap_ending
 from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
 from lineage.copy_printings import outside_official
@@ -214,6 +214,9 @@ def _history(
             site.derived,
         ),
         "first_release": lineage["first_release"],
+        # the release after a gap in the archive: it may have begun in a release it lacks
+        "first_gap": gap_ending(site.model.gaps, lineage["first_release"]),
+        "since_gap": gap_ending(site.model.gaps, since),
         "first_number": lineage["first_number"],
         "first_anchor": site.model.anchor(rows[0][3], lineage["first_number"] or "x"),
         "last_release": None if lineage["last_release"] == newest else lineage["last_release"],

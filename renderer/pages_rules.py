@@ -21,7 +21,7 @@ from archive.effect import (
     states_earlier_effect,
     states_later_effect,
 )
-from archive.gaps import gap_between
+from archive.gaps import gap_between, gap_ending
 from lineage.runs import Run, restored_runs
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
@@ -155,6 +155,8 @@ def _run_dict(
         "takes_effect": takes_effect,
         "effect": effect,
         "restores": None,  # the earlier run whose words it prints again (lineage.runs)
+        # its first release follows a gap in the archive: it may have begun in the gap
+        "first_gap": gap_ending(site.model.gaps, run.start),
     }
 
 

@@ -233,4 +233,12 @@ def blame(release: str, rule_prefix: str | None, db_file: str | None, as_json: b
         click.echo(f"note: {day_gap_notice(gap, release)}")
     for row in rows:  # its text as well, when a cross-reference or typography changed since
         text = f"  (text {row['text_since']})" if row["text_since"] != row["since"] else ""
-        click.echo(f"{row['since']}  {row['number']}{text}")
+        mark = "*" if row["since_gap"] else " "
+        click.echo(f"{row['since']}{mark} {row['number']}{text}")
+    for brief in {
+        row["since_gap"]["id"]: row["since_gap"] for row in rows if row["since_gap"]
+    }.values():
+        click.echo(
+            f"* or earlier: the archive lacks the releases between {brief['after']} and"
+            f" {brief['before']} ({brief['title']})"
+        )

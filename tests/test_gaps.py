@@ -340,3 +340,29 @@ def test_a_wording_replaced_across_a_gap_says_it_may_have_been_replaced_earlier(
     assert caveat in (out / "rule/420.5e/1999-11-01/index.html").read_text(encoding="utf-8")
     later = (out / "rule/420.5e/2001-07-23/index.html").read_text(encoding="utf-8")
     assert caveat not in later
+
+
+def test_what_began_right_after_a_gap_may_have_begun_in_it_everywhere(gap_site):
+    """`trace` said a change in 2001-07-23 came "or earlier", in the releases of 2000 the
+    archive lacks; its JSON, `blame`, the history page and the wording page said nothing, and
+    143 clauses were "first in the release of July 23, 2001" without a word."""
+    db_file, out = gap_site
+    db = ["--db", str(db_file)]
+    traced = json.loads(
+        CliRunner().invoke(main, ["trace", "208.2@2001-07-23", "--json", *db]).output
+    )
+    assert traced["entries"][0]["release"] == "2001-07-23"
+    assert traced["entries"][0]["gap"]["id"] == "gap-2000"
+    blamed = CliRunner().invoke(main, ["blame", "2001-07-23", "--rule", "208", *db])
+    lines = blamed.output.splitlines()
+    assert "2001-07-23* 208.2" in lines
+    assert lines[-1].startswith("* or earlier: the archive lacks the releases between 1999-11-01")
+    as_json = json.loads(CliRunner().invoke(main, ["blame", "2001-07-23", "--json", *db]).output)
+    row = next(r for r in as_json if r["number"] == "208.2")
+    assert row["since_gap"]["id"] == "gap-2000"
+    history = next((out / "history/2001-07-23").glob("208.2/index.html")).read_text()
+    assert "or earlier: the archive lacks the releases between" in history
+    wording = (out / "rule/208.2/2001-07-23/index.html").read_text(encoding="utf-8")
+    assert 'href="/releases/#gap-2000"' in wording.split('class="inforce"')[1].split("</p>")[0]
+    older = (out / "rule/208/1999-11-01/index.html").read_text(encoding="utf-8")
+    assert "or earlier" not in older.split('class="inforce"')[1].split("</p>")[0]
