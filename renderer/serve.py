@@ -29,6 +29,7 @@ from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from renderer.asof_view import Asked, show_as_of, valid_day
 from vocabulary.days import ISO_DAY_PATTERN
+from vocabulary.numbers import is_rule_number
 
 RULE_DAY = re.compile(rf"/rule/([^/]+)/({ISO_DAY_PATTERN})/")
 RULE_DAY_BARE = re.compile(rf"/rule/[^/]+/{ISO_DAY_PATTERN}")
@@ -45,6 +46,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         path = unquote(parts.path)
         if RULE_DAY_BARE.fullmatch(path):
             return self.redirect(301, urlunsplit(("", "", f"{parts.path}/", parts.query, "")))
+        if (lowered := _lower_rule_path(path)) is not None:  # 702.37B is 702.37b, as `show` has it
+            return self.redirect(301, urlunsplit(("", "", lowered, parts.query, "")))
         local = Path(self.translate_path(self.path))
         asked = RULE_DAY.fullmatch(path)
         if asked and not local.exists():
@@ -120,6 +123,22 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
+
+
+def _lower_rule_path(path: str) -> str | None:
+    """/rule/702.37B/... as /rule/702.37b/...: a subrule's letter typed in capitals, as
+    `show` and the lookup box read it (static/resolve.js does so on a static host); None
+    for any other path.
+
+    >>> _lower_rule_path("/rule/702.37B/2015-01-01/"), _lower_rule_path("/rule/702.37b/")
+    ('/rule/702.37b/2015-01-01/', None)
+    """
+    found = RULE_PAGE.match(path)
+    if found is None or found.group(1) == found.group(1).lower():
+        return None
+    if not is_rule_number(found.group(1).lower()):
+        return None
+    return f"/rule/{found.group(1).lower()}/{path[found.end() :]}"
 
 
 def is_hidden(request_path: str) -> bool:

@@ -211,6 +211,9 @@ def test_serve_refuses_what_is_not_a_day_or_a_number(served: str) -> None:
     status, html = fetch(served + "/rule/504.2/2008-02-01/")
     heading = BeautifulSoup(html, "html.parser").h1.get_text()  # its date is a <time>
     assert status == 200 and heading == "Rule 504.2 as of February 1, 2008"
+    # a subrule's letter in capitals is the subrule (show 702.37B works; the page was a 404)
+    with urllib.request.urlopen(served + "/rule/502.26E/2008-03-17/") as response:
+        assert response.status == 200 and response.url == served + "/rule/502.26e/2008-03-17/"
     # the number page's form without JavaScript asks ?date=; it is sent to the day's address
     with urllib.request.urlopen(served + f"/rule/504.2/?date={DAY}") as response:
         assert response.status == 200 and response.url == served + ASKED
@@ -271,6 +274,10 @@ def test_static_host_shows_the_day_with_javascript(browser, small_site: Path) ->
         page.wait_for_function(SHOWN)
         shows_the_day(page)
         assert page.url == base + ASKED  # the address shown is the day's permalink
+        # a subrule's letter in capitals is the subrule, as `show` and the server read it
+        page.goto(base + "/rule/502.26E/2012-01-01/")
+        page.wait_for_function(SHOWN)
+        assert page.locator("h1").inner_text() == "Rule 502.26e as of January 1, 2012"
 
 
 @pytest.mark.browser

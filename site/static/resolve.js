@@ -2,6 +2,13 @@
 // page of its own goes to the number's page, which shows it as of that date (static/asof.js).
 (function () {
   "use strict";
+  // A subrule's letter typed in capitals (/rule/702.37B/) is the subrule, as `show` reads it
+  // and `rules-history serve` redirects (renderer/serve.py).
+  var typed = location.pathname.match(/^\/rule\/([0-9]{3}\.[0-9]+[A-Za-z]+)(\/.*)?$/);
+  if (typed && typed[1] !== typed[1].toLowerCase()) {
+    location.replace("/rule/" + typed[1].toLowerCase() + (typed[2] || "/") + location.search);
+    return;
+  }
   var match = location.pathname.match(/^\/rule\/([^/]+)\/(\d{4}-\d{2}-\d{2})\/?$/);
   var status = document.getElementById("resolve-status");
   var fallback = document.getElementById("resolve-fallback");
