@@ -105,6 +105,7 @@ def test_blame_json(store_file: str) -> None:
             "first_release": "2001-07-23",
             "since": "2007-05-01",
             "text_since": "2007-05-01",
+            "since_gap": None,  # no gap in the archive ends on 2007-05-01
         }
     ]
 
