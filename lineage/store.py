@@ -29,6 +29,7 @@ from sqlite_utils import Database
 
 from archive.collector import collector_paused
 from archive.keyed import keyed_values
+from archive.printings import examples_by_owner
 from archive.store import store_file
 from archive.workers import die_with_parent
 from lineage.align import align
@@ -49,7 +50,7 @@ from vocabulary.kinds import ADDED, MERGED, SPLIT, UNCHANGED
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 111
+ALIGN_VERSION = 112
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 LINEAGE_TABLES = ("lineage_members", "lineage_events")  # the tables the build writes with keys
@@ -120,17 +121,21 @@ def load_clauses(db: Database, release: str, texts: dict[str, str] | None = None
 
 
 def with_examples(rows: Iterable[tuple[Any, ...]]) -> list[Clause]:
-    """Clauses from rows in document order, the text of each example joined to its rule's."""
+    """Clauses from rows in document order, the text of each example joined to its rule's:
+    to the last printing of its number before it (`archive.printings.examples_by_owner`: a
+    number printed twice has two rules, each with its own examples)."""
     clauses: list[Clause] = []
-    examples: dict[str | None, list[str]] = {}
+    examples: list[tuple[str | None, int, str]] = []
     for row in rows:
         if row[1] == EXAMPLE_PART:
-            examples.setdefault(row[3], []).append(row[6])
+            examples.append((row[3], row[7], row[6]))
         else:
             clauses.append(Clause(*row))
+    rules = [(c.part_id, c.number, c.position) for c in clauses if c.group == "rule"]
+    owned = examples_by_owner(rules, examples)
     for clause in clauses:
-        if clause.group == "rule" and clause.number in examples:
-            clause.examples = joined_examples(examples[clause.number])
+        if clause.part_id in owned:
+            clause.examples = joined_examples(owned[clause.part_id])
     return clauses
 
 
