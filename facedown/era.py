@@ -34,6 +34,9 @@ class Clause:
     number: str
     text: str
     normalised: str
+    # which printing of its number (from 1): 2006-05-01 prints 501.3 for Evasion, then again
+    # for "Permanents come into play ... face up", which the face-up scenarios cite
+    nth: int = 1
 
 
 @dataclass
@@ -72,6 +75,12 @@ class Era:
             self._under["face"] = [c for c in self.clauses if "face" in c.text.lower()]
         return self._under["face"]
 
+    def printing(self, number: str, nth: int = 1) -> Clause:
+        """The `nth` printing of `number` (the first when the release prints it once)."""
+        if nth == 1:
+            return self.by_number[number]
+        return next(c for c in self.clauses if c.number == number and c.nth == nth)
+
     def first(self, pattern: str, within: list[Clause] | None = None) -> Clause | None:
         found = self.find(pattern, within)
         return found[0] if found else None
@@ -87,12 +96,14 @@ def read_era(db: Database, release: str) -> Era:
     clauses: list[Clause] = []
     by_number: dict[str, Clause] = {}
     titles: dict[str, str] = {}
+    printed: dict[str, int] = {}
     for number, kind, text, normalised in db.execute(
         "SELECT number, kind, text, normalised FROM clauses WHERE release = ?"
         " AND number IS NOT NULL AND kind IN ('section', 'rule', 'subrule') ORDER BY position",
         [release],
     ).fetchall():
-        clause = Clause(number, text or "", normalised or "")
+        nth = printed[number] = printed.get(number, 0) + 1
+        clause = Clause(number, text or "", normalised or "", nth)
         clauses.append(clause)  # a number printed twice (2006-05-01 has two 501s) keeps both
         by_number.setdefault(number, clause)
         if kind in ("section", "rule") and len(clause.text) < 60:

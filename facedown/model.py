@@ -23,16 +23,16 @@ ALREADY = r"has already (?:come into play|entered the battlefield)"
 @dataclass(frozen=True)
 class Ruling:
     outcome: str
-    cites: tuple[str, ...] = ()
+    cites: tuple[Clause, ...] = ()  # the clauses it rests on (a record keeps their numbers)
     detail: str = ""
     characteristics: Characteristics | None = field(default=None, compare=False)
 
 
-def _cites(*clauses: Clause | None) -> tuple[str, ...]:
-    seen: list[str] = []
+def _cites(*clauses: Clause | None) -> tuple[Clause, ...]:
+    seen: list[Clause] = []
     for clause in clauses:
-        if clause is not None and clause.number not in seen:
-            seen.append(clause.number)
+        if clause is not None and all(c.number != clause.number for c in seen):
+            seen.append(clause)
     return tuple(seen)
 
 

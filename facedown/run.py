@@ -121,7 +121,9 @@ def evaluate(scenario: Scenario, era: Era) -> dict[str, Any]:
         "release": era.release,
         "mechanic": list(scenario.mechanic),
         "outcome": ruling.outcome,
-        "cites": list(ruling.cites),
+        "cites": [clause.number for clause in ruling.cites],
+        # which printing of each number (2006-05-01's face-up 501.3 is its second)
+        "cite_printings": [clause.nth for clause in ruling.cites],
         "detail": ruling.detail,
         "expected": expect.answer,
         "agrees": agrees,
@@ -142,26 +144,29 @@ def flag_change(record: dict[str, Any], old_era: Era, old: dict[str, Any], new_e
     record["previous_release"] = old["release"]
     record["previous_outcome"] = old["outcome"]
     record["previous_cites"] = old["cites"]
+    before = list(zip(old["cites"], old["cite_printings"], strict=True))
+    after = list(zip(record["cites"], record["cite_printings"], strict=True))
     if record["outcome"] != old["outcome"]:
         record["changed"] = True
-        record["rule_change"] = rule_change(old_era, old["cites"], new_era, record["cites"])
+        record["rule_change"] = rule_change(old_era, before, new_era, after)
     elif record["cites"] != old["cites"]:
         record["renumbered"] = True
-        record["rule_change"] = rule_change(old_era, old["cites"], new_era, record["cites"])
+        record["rule_change"] = rule_change(old_era, before, new_era, after)
 
 
 def rule_change(
-    old: Era, old_cites: list[str], new: Era, new_cites: list[str]
+    old: Era, old_cites: list[tuple[str, int]], new: Era, new_cites: list[tuple[str, int]]
 ) -> list[dict[str, Any]]:
-    """How the clauses cited on either side differ between two releases.
+    """How the clauses cited on either side ((number, printing) each) differ between two
+    releases.
 
     Cites are paired by their place in the ruling (the same role in both releases), since a
     number alone is no identity: numbers are reused after renumberings.
     """
     changes: list[dict[str, Any]] = []
     for index in range(max(len(old_cites), len(new_cites))):
-        before = old.by_number[old_cites[index]] if index < len(old_cites) else None
-        after = new.by_number[new_cites[index]] if index < len(new_cites) else None
+        before = old.printing(*old_cites[index]) if index < len(old_cites) else None
+        after = new.printing(*new_cites[index]) if index < len(new_cites) else None
         if before is None:
             changes.append(_change("added", None, after))
         elif after is None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from renderer.anchors import nth_anchor
 from renderer.environment import clause_anchor
 
 
@@ -31,6 +32,7 @@ def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             text = outcome if isinstance(outcome, str) else json.dumps(outcome, sort_keys=True)
             cites = row.get("cites") or []
             cites = [str(c) for c in cites] if isinstance(cites, list) else [str(cites)]
+            links = list(zip(cites, _cite_anchors(row), strict=False))
             last = spans[-1] if spans else None
             if last and (last["outcome"], last["cites"], last["agrees"]) == (
                 text,
@@ -47,6 +49,7 @@ def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "count": 1,
                     "outcome": text,
                     "cites": cites,
+                    "cite_links": links,  # each cite with its id on the release's page
                     "agrees": row.get("agrees"),
                     "changed": bool(row.get("changed")),
                     "derived": bool(row.get("derived")),
@@ -63,6 +66,16 @@ def scenarios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             }
         )
     return result
+
+
+def _cite_anchors(record: dict[str, Any]) -> list[str]:
+    """The id on its release's page of each clause a record cites: a later printing of a
+    number has its own (2006-05-01's face-up 501.3 is 501.3-2; facedown.era.Clause.nth)."""
+    cites = record.get("cites") or []
+    nths = record.get("cite_printings") or [1] * len(cites)
+    return [
+        nth_anchor(clause_anchor(str(n)), int(nth)) for n, nth in zip(cites, nths, strict=False)
+    ]
 
 
 RECORD_KEYS = {"scenario", "title", "release", "outcome", "cites", "agrees", "previous_release"}
@@ -134,12 +147,14 @@ def _scenario_eras(
         )
         eras = entry["eras"]
         cites = [(str(n), era["first"]) for n in era["cites"]]
+        at = dict(zip(cites, _cite_anchors(record), strict=False))  # ids on the release page
         last = eras[-1] if eras else None
         if last is not None and era["renumbered"] and era["agrees"] == last["agrees"]:
             last["last"] = era["last"]
             last["count"] += era["releases"]
             seen = {n for n, _ in last["cites"]}
             last["cites"].extend((n, day) for n, day in cites if n not in seen)
+            last["anchors"].update(at)
             continue
         change = _rule_change(era, record, previous, anchors) if era["changed"] else []
         eras.append(
@@ -155,6 +170,7 @@ def _scenario_eras(
                 "changed": bool(era["changed"]),
                 "change": change,
                 "cites": cites,
+                "anchors": at,
             }
         )
     for entry in result.values():
@@ -196,7 +212,13 @@ def _for_lineage(scenario: dict[str, Any], pairs: set[tuple[str, str]]) -> dict[
         {
             **era,
             "cites": [
-                {"number": n, "release": day, "here": (day, n) in pairs} for n, day in era["cites"]
+                {
+                    "number": n,
+                    "release": day,
+                    "here": (day, n) in pairs,
+                    "anchor": era["anchors"].get((n, day)) or clause_anchor(n),
+                }
+                for n, day in era["cites"]
             ],
         }
         for era in scenario["eras"]

@@ -65,3 +65,24 @@ def test_the_examples_page_marks_the_changes_the_cli_marks(
     assert checked > 100
     morph = re.search(r'<h2 id="morph-cost">(.*?)</section>', html, re.S)
     assert morph and "2003-05-26" in morph[1] and "(changed)" not in morph[1]
+
+
+def test_a_cited_rule_printed_twice_is_the_printing_the_scenario_read(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """2006-05-01 prints 501.3 for Evasion ("Some creatures have abilities that restrict how
+    they can block") and again for "Permanents come into play ... face up", which the
+    face-up scenarios read. Their record showed Evasion's words as the rule that changed,
+    and the pages linked Evasion's place in the release."""
+    store = str(full_lineage.execute("PRAGMA database_list").fetchone()[2])
+    result = CliRunner().invoke(
+        main, ["examples", "--as-of", "2006-05-01", "--json", "--db", store]
+    )
+    records = [r for r in json.loads(result.output) if r["scenario"] == "returns-face-up"]
+    (record,) = records
+    assert (record["cites"], record["cite_printings"]) == (["501.3"], [2])
+    (change,) = record["rule_change"]
+    assert change["after_text"].startswith("Permanents come into play untapped, unflipped")
+    html = (full_site / "examples/index.html").read_text(encoding="utf-8")
+    assert 'href="/releases/2006-05-01/#501.3-2"' in html
+    assert 'href="/releases/2006-05-01/#501.3"' not in html
