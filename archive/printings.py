@@ -52,11 +52,29 @@ def printing_of(db: Database, release: str, number: str, part: int | None) -> Pr
         "SELECT part_id, position FROM clauses WHERE release = ? AND number = ? ORDER BY position",
         [release, number],
     ).fetchall()
-    if not rows:
+    printed = _printings(number, rows)
+    return next((p for p in printed if p.part_id == part), printed[0] if printed else None)
+
+
+def titled_printing(
+    db: Database, release: str, number: str | None, part: int | None
+) -> Printing | None:
+    """The printing a title names (`part`, archive.lookup.Found.part), when `release` prints
+    its `number` more than once; None otherwise: a number, or a title of a number printed
+    once, keeps every clause numbered under it."""
+    if number is None or part is None:
         return None
-    index = next((i for i, (part_id, _) in enumerate(rows) if part_id == part), 0)
-    end = rows[index + 1][1] if index + 1 < len(rows) else None
-    return Printing(number, index + 1, len(rows), rows[index][0], rows[index][1], end)
+    printing = printing_of(db, release, number, part)
+    return printing if printing is not None and printing.count > 1 else None
+
+
+def _printings(number: str, places: list[tuple[int, int]]) -> list[Printing]:
+    """Each printing of `number`, given (part, position) of each in document order."""
+    ends = [position for _part, position in places[1:]]
+    return [
+        Printing(number, i + 1, len(places), part, start, ends[i] if i < len(ends) else None)
+        for i, (part, start) in enumerate(places)
+    ]
 
 
 def repeated_printings(db: Database) -> dict[str, dict[int, Printing]]:
@@ -72,13 +90,12 @@ def repeated_printings(db: Database) -> dict[str, dict[int, Printing]]:
                GROUP BY release, number HAVING count(*) > 1)
            ORDER BY m.release, m.number, p.position"""
     ).fetchall()
+    places: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for release, number, part, position in rows:
+        places.setdefault((release, number), []).append((part, position))
     found: dict[str, dict[int, Printing]] = {}
-    for release, number in dict.fromkeys((row[0], row[1]) for row in rows):
-        printed = [(part, at) for r, n, part, at in rows if (r, n) == (release, number)]
-        for i, (part, position) in enumerate(printed):
-            end = printed[i + 1][1] if i + 1 < len(printed) else None
-            printing = Printing(number, i + 1, len(printed), part, position, end)
-            found.setdefault(release, {})[part] = printing
+    for (release, number), printed in places.items():
+        found.setdefault(release, {}).update((p.part_id, p) for p in _printings(number, printed))
     return found
 
 

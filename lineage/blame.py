@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from archive.gaps import gap_ending, gaps_by_day
 from archive.lookup import find
-from archive.printings import printing_of
+from archive.printings import titled_printing
 from archive.query import resolve_release
 from lineage.derived import is_derived
 from lineage.freshness import require_current
@@ -32,12 +32,8 @@ def blame(db: Database, release: str, rule_prefix: str | None = None) -> list[di
     # a number, or a title or term as `show` reads it in that release (archive.lookup)
     named = find(db, when, rule_prefix) if rule_prefix else None
     # a title names one printing of its number, when the release prints it more than once
-    # (a number keeps every clause numbered so: it is a prefix)
-    printing = (
-        printing_of(db, when, named.number, named.part)
-        if named and named.number and named.part is not None
-        else None
-    )
+    # (a number keeps every clause numbered so: it is a prefix), as `diff --rule` reads it
+    printing = titled_printing(db, when, named.number, named.part) if named else None
     rows = db.query(
         """SELECT b.number, m.kind, b.lineage_id AS lineage, l.first_release, b.since,
                   b.text_since, p.position

@@ -20,7 +20,7 @@ from archive.collector import collector_paused
 from archive.errors import LookupFailed
 from archive.keyed import keyed_values
 from archive.lookup import Found, find
-from archive.printings import Printing, examples_by_owner, printing_of
+from archive.printings import Printing, examples_by_owner, titled_printing
 from archive.query import release_dates, resolve_release
 from lineage.change_kind import kind_of_change
 from lineage.clause import GROUP, Clause, joined_examples
@@ -133,7 +133,9 @@ class RuleFilter:
             except LookupFailed:
                 found = None
             sides.append(found)
-            printings.append(_titled_printing(db, release, found))
+            printings.append(
+                titled_printing(db, release, found.number, found.part) if found else None
+            )
         if sides == [None, None]:
             find(db, new_release, rule)  # raises: nothing is called so, with suggestions
         found = sides[1] or sides[0]
@@ -155,14 +157,6 @@ class RuleFilter:
             "old": self.old.label if self.old else None,
             "new": self.new.label if self.new else None,
         }
-
-
-def _titled_printing(db: Database, release: str, found: Found | None) -> Printing | None:
-    """The printing a title names, when its release prints the number more than once."""
-    if found is None or found.part is None or found.number is None:
-        return None
-    printing = printing_of(db, release, found.number, found.part)
-    return printing if printing is not None and printing.count > 1 else None
 
 
 def _side_keeps(
