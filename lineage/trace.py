@@ -301,7 +301,7 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
         "current_numbers": sorted(set(became.values()), key=_number_key),
         "current_link": _link_today(weak),
         "entries": entries,
-        "wordings": wordings(db, lineage),
+        "wordings": wordings(db, lineage, gaps),
         # where the re-extracted copy prints the clause outside its official span
         "copy_printings": [
             printed._asdict() for printed in copy_printings(db, lineage, derived_releases(db))
@@ -319,15 +319,19 @@ def _link_today(weak: dict[str, Any] | None) -> dict[str, Any]:
     return {"release": weak["release"], **evidence(weak["method"], weak["score"], True)}
 
 
-def wordings(db: Database, lineage: int) -> list[dict[str, Any]]:
+def wordings(
+    db: Database, lineage: int, gaps: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """Each wording of the lineage with its span (`first`, `last`, `replaced_by`: see
-    lineage.answers), its numbers, the kind of change that began it, and its blame."""
+    lineage.answers), its numbers, the kind of change that began it, and its blame (`gaps`:
+    archive.gaps.gaps_by_day, when the caller has read them)."""
     rows = db.query(
         """SELECT first, last, replaced_by, releases, numbers, kind, since, text_since
            FROM wordings WHERE lineage_id = ? ORDER BY position""",
         [lineage],
     )
-    gaps = gaps_by_day(db)  # a wording replaced across one may have been replaced earlier
+    if gaps is None:  # a wording replaced across one may have been replaced earlier
+        gaps = gaps_by_day(db)
     return [
         {
             **row,

@@ -61,7 +61,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
     backwards and forwards across renumbering, splits and merges."""
     from archive.errors import LookupFailed, NotANumber
     from archive.explanations import one_line
-    from archive.gaps import day_gap_notice, gaps_by_day
+    from archive.gaps import day_gap_notice
     from lineage.derived import DERIVED_NOTE, derived_releases, is_derived
     from lineage.evidence import uncertain_mark
     from lineage.trace import split_note, split_rule_at
@@ -99,7 +99,7 @@ def trace(rule: str, db_file: str | None, as_json: bool) -> None:
         click.echo(f"note: {traced_note(result)}")
     if gap is not None:
         click.echo(f"note: {day_gap_notice(gap, str(when))}")
-    for line in trace_lines(result["entries"], one_line, gaps_by_day(db)):
+    for line in trace_lines(result["entries"], one_line):
         click.echo(line)
     for line in copy_printing_lines(result["copy_printings"], DERIVED_NOTE):
         click.echo(line)

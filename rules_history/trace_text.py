@@ -9,7 +9,7 @@ the rule, so that a change of the examples only (`example`) shows what changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from archive.worddiff import word_diffs
@@ -97,13 +97,10 @@ def _pieces(
     return [(entry, previous.get(entry["lineage"])) for entry in chosen.values()]
 
 
-def trace_lines(
-    entries: list[dict[str, Any]], explained: Any, gaps: Iterable[dict[str, Any]] = ()
-) -> Iterator[str]:
+def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
     """The text lines of a trace's entries. `explained(item)` gives an explanation's line.
-    A change in the release after a gap in the archive (`gaps`) may have come earlier, in a
-    release the archive lacks, as the wording spans say (lineage.trace.wordings)."""
-    after_gap = {gap["before"]: gap for gap in gaps}
+    A change in the release after a gap in the archive (an entry's `gap`, lineage.trace)
+    may have come earlier, in a release the archive lacks, as the wording spans say."""
     previous: dict[int, str] = {}  # each lineage's wording so far
     blocks = []
     for event in events(entries):
@@ -126,8 +123,7 @@ def trace_lines(
         mark = uncertain_mark(first)
         kind = shown_change_kind(first["kind"], old, new)  # a term's is "renamed"
         yield f"{first['release']}  {kind:<20} {_numbers(old)} -> {_numbers(new)}{mark}"
-        if first["release"] in after_gap:
-            gap = after_gap[first["release"]]
+        if (gap := first.get("gap")) is not None:
             yield (
                 f"    (or earlier: the archive lacks the releases between {gap['after']} and"
                 f" {first['release']}, {gap['title']})"
@@ -166,9 +162,8 @@ def derived_wording_lines(
         if item["first"] not in derived:
             continue
         number = item["numbers"][-1]
-        # a glossary entry's label is its term, which `show` reads as a title first
         day = item["first"]
-        asked = f"{number}@{day}" if is_rule_number(number) else f'"{number} (glossary)@{day}"'
+        asked = _asked_on(number, day)
         which = (
             "which no official release prints"
             if item["releases"] == 1
@@ -192,10 +187,20 @@ def copy_printing_lines(printings: list[dict[str, Any]], note: str) -> Iterator[
     """
     for printed in printings:
         number, day = printed["number"], printed["release"]
-        asked = f"{number}@{day}" if is_rule_number(number) else f'"{number} (glossary)@{day}"'
+        asked = _asked_on(number, day)
         where = (
             "already, as {0}, before the official history above"
             if printed["side"] == BEFORE
             else "still, as {0}, after the official history above ends"
         ).format(number)
         yield f"note: {day} ({note}) prints it {where}: `show {asked}` shows it"
+
+
+def _asked_on(label: str, day: str) -> str:
+    """How a note writes `show` of the clause `label` on `day`: a glossary entry's label is
+    its term, which `show` reads as a title first, so it is asked for as the entry.
+
+    >>> _asked_on("502.30", "2003-05-26"), _asked_on("Storm", "2003-05-26")
+    ('502.30@2003-05-26', '"Storm (glossary)@2003-05-26"')
+    """
+    return f"{label}@{day}" if is_rule_number(label) else f'"{label} (glossary)@{day}"'
