@@ -65,15 +65,17 @@ def restored_runs(
     >>> restored_runs(runs, {"2003-05-26"}, lambda part: 7)
     {2: 0}
     """
+    copied = frozenset(copies)
+    of_copy = [set(run.releases) <= copied for run in runs]  # a run the copy alone prints
     found: dict[int, int] = {}
     for i, run in enumerate(runs):
         j = i - 1
-        while j >= 0 and set(runs[j].releases) <= set(copies):
+        while j >= 0 and of_copy[j]:
             j -= 1
         if (
             j >= 0
             and j < i - 1  # a copy's run between
-            and not set(run.releases) <= set(copies)
+            and not of_copy[i]
             and runs[j].version == run.version
             and lineage_of(runs[j].part_id) == lineage_of(run.part_id) is not None
         ):

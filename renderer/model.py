@@ -149,9 +149,11 @@ class SiteModel:
         for what knows a clause by its words rather than its part (a keyword's rules)."""
         return {(p.release, p.number, p.version): p.anchor for p in self.printings}
 
-    def anchor(self, part: int, label: str) -> str:
-        """The id of a clause (`part`, numbered or termed `label`) on its release's page."""
-        return self.printing_anchors.get(part) or clause_anchor(label)
+    def anchor(self, part: int | None, label: str) -> str:
+        """The id of a clause (`part`, numbered or termed `label`; None when its part is not
+        known: the first of its label) on its release's page."""
+        found = self.printing_anchors.get(part) if part is not None else None
+        return found or clause_anchor(label)
 
     @cached_property
     def change_anchors(self) -> dict[tuple[str, int], str]:

@@ -248,9 +248,7 @@ def _diff_page(
 def _end_anchor(site: Site, part: int | None, numbers: list[str]) -> str | None:
     """The id, on its release's page, of a change's end: its part's (a later printing of a
     number has its own), else its first number's; None when the change has no such end."""
-    if not numbers:
-        return None
-    return site.model.anchor(part, numbers[0]) if part else clause_anchor(numbers[0])
+    return site.model.anchor(part, numbers[0]) if numbers else None
 
 
 def _ends(site: Site, part: int | None, numbers: list[str]) -> list[tuple[str, str | None]]:

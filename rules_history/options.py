@@ -228,6 +228,8 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
     gap = day_in_gap(db, day)
     calendar_day = day if day is not None and valid_day(day) else None  # not a release's name
     early = took_effect_before(db, calendar_day) if calendar_day else None
+    # a day after today: no release of it is known yet (vocabulary.days.TO_COME)
+    to_come = to_come_notice(calendar_day, date.today().isoformat()) if calendar_day else ""
     try:
         clause = show(db, rule, day)
     except NotANumber:  # written like no number: the day has nothing to add
@@ -236,9 +238,8 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
         message = with_gap_notice(_where_number_went(db, rule, day) or str(error), gap, rule, day)
         if early is not None and rule.strip():
             message = f"{message}; {early_effect_notice(*early)}"
-        if calendar_day and rule.strip():  # as the day's page says it, the number unused
-            to_come = to_come_notice(calendar_day, date.today().isoformat())
-            message = f"{message}; {to_come}" if to_come else message
+        if to_come and rule.strip():  # as the day's page says it, the number unused
+            message = f"{message}; {to_come}"
         raise LookupFailed(message) from error
     if gap is not None:
         clause["gap"] = gap
@@ -248,8 +249,8 @@ def clause_on_day(db: Database, asked: tuple[str, str | None]) -> dict[str, Any]
             clause["takes_effect"] = stated
     if early is not None:
         clause["took_effect"] = {"release": early[0], "stated": early[1]}
-    if calendar_day and to_come_notice(calendar_day, date.today().isoformat()):
-        clause["to_come"] = calendar_day  # no release of that day is known yet
+    if to_come:
+        clause["to_come"] = calendar_day
     return clause
 
 
