@@ -19,7 +19,7 @@ from archive.worddiff import word_diff
 from facedown.era import Clause, Era, read_era
 from facedown.scenarios import SCENARIOS, Scenario
 from lineage.derived import DERIVED_NOTE, derived_releases
-from vocabulary.kinds import RENUMBERED_REWORDED
+from vocabulary.kinds import ADDED, REMOVED, RENUMBERED, RENUMBERED_REWORDED, REWORDED, ChangeKind
 
 # Where the derived copy's own text answers otherwise than the source (2003-05-26 drops the
 # mana symbols: "a mana cost of ."), that is the copy's doing, not a rule of its time.
@@ -168,20 +168,20 @@ def rule_change(
         before = old.printing(*old_cites[index]) if index < len(old_cites) else None
         after = new.printing(*new_cites[index]) if index < len(new_cites) else None
         if before is None:
-            changes.append(_change("added", None, after))
+            changes.append(_change(ADDED, None, after))
         elif after is None:
-            changes.append(_change("removed", before, None))
+            changes.append(_change(REMOVED, before, None))
         elif before.normalised != after.normalised:
-            kind = "reworded" if before.number == after.number else RENUMBERED_REWORDED
+            kind = REWORDED if before.number == after.number else RENUMBERED_REWORDED
             changes.append(_change(kind, before, after))
         elif before.number != after.number:
-            changes.append(_change("renumbered", before, after))
+            changes.append(_change(RENUMBERED, before, after))
     return changes
 
 
-def _change(kind: str, before: Clause | None, after: Clause | None) -> dict[str, Any]:
+def _change(kind: ChangeKind, before: Clause | None, after: Clause | None) -> dict[str, Any]:
     return {
-        "change": kind,
+        "change": str(kind),
         "before": before.number if before else None,
         "after": after.number if after else None,
         "before_text": before.text if before else None,

@@ -57,11 +57,13 @@ from archive.explanations import CALLED_NEW, MATCHED, called_new
 from vocabulary.kinds import (
     ADDED,
     CHANGE_KINDS,
+    EXAMPLE,
     FORMATTING,
     MERGED,
     REFERENCE,
     REMOVED,
     RENUMBERED,
+    RENUMBERED_EXAMPLE,
     RENUMBERED_REWORDED,
     REWORDED,
     SPLIT,
@@ -154,8 +156,9 @@ def compose(kinds: list[str], renumbered: bool) -> str:
     """One kind for several consecutive steps of a lineage (one step: its own kind).
 
     A split, merge, start or end anywhere is the kind; otherwise any change of words makes it
-    reworded (renumbered+reworded if the two ends have different numbers), then a different
-    number makes it renumbered, then reference, then formatting.
+    reworded (renumbered+reworded if the two ends have different numbers), then a change of
+    an example makes it example (renumbered+example), then a different number makes it
+    renumbered, then reference, then formatting.
 
     >>> print(compose(["reworded", "unchanged"], renumbered=True))
     renumbered+reworded
@@ -163,6 +166,8 @@ def compose(kinds: list[str], renumbered: bool) -> str:
     added
     >>> print(compose(["formatting", "reference"], renumbered=False))
     reference
+    >>> print(compose(["renumbered+example", "unchanged"], renumbered=False))
+    example
     """
     if len(kinds) == 1:
         return kinds[0]
@@ -171,6 +176,8 @@ def compose(kinds: list[str], renumbered: bool) -> str:
             return kind
     if any(kind in (REWORDED, RENUMBERED_REWORDED) for kind in kinds):
         return RENUMBERED_REWORDED if renumbered else REWORDED
+    if any(kind in (EXAMPLE, RENUMBERED_EXAMPLE) for kind in kinds):
+        return RENUMBERED_EXAMPLE if renumbered else EXAMPLE
     if renumbered:
         return RENUMBERED
     for kind in (REFERENCE, FORMATTING):

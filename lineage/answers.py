@@ -66,13 +66,14 @@ from vocabulary.kinds import (
     MERGED,
     REFERENCE,
     RENUMBERED,
+    RENUMBERED_EXAMPLE,
     SPLIT,
     UNCHANGED,
     WORDING_CHANGES,
 )
 
-DERIVED_VERSION = 19  # bump when a derived answer's definition changes: they are recomputed
-TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE})
+DERIVED_VERSION = 20  # bump when a derived answer's definition changes: they are recomputed
+TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE, RENUMBERED_EXAMPLE})
 # Kinds of change that may leave a clause's own words as they were (a renumbering; a split or
 # a merge, where the clause gave a piece away or took another in): blame reads its texts.
 SAME_WORDS_POSSIBLE = frozenset({RENUMBERED, SPLIT, MERGED})

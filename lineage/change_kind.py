@@ -16,6 +16,7 @@ from vocabulary.kinds import (
     FORMATTING,
     REFERENCE,
     RENUMBERED,
+    RENUMBERED_EXAMPLE,
     RENUMBERED_REWORDED,
     REWORDED,
     UNCHANGED,
@@ -71,14 +72,16 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
     """The kind of change from one clause to the clause that continues it.
 
     Examples are part of a rule's wording: when only they changed (one added, removed or
-    reworded), the change is `example`; a change of the rule's own words says more and wins,
-    and so does a renumbering or a reference that followed one.
+    reworded), the change is `example`, and `renumbered+example` when the rule's number
+    changed too (2009-07-08: 424.4 -> 116.7, whose example now casts its spell); a change of
+    the rule's own words says more and wins, and so does a reference that followed a
+    renumbering.
     """
     kind = _kind_of_text_change(old, new, number_map)
-    if kind in (UNCHANGED, FORMATTING) and old.examples != new.examples:
+    if kind in (UNCHANGED, FORMATTING, RENUMBERED) and old.examples != new.examples:
         if same_but_formatting(old.examples, new.examples):
-            return FORMATTING
-        return EXAMPLE
+            return FORMATTING if kind == UNCHANGED else kind
+        return RENUMBERED_EXAMPLE if kind == RENUMBERED else EXAMPLE
     return kind
 
 

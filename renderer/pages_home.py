@@ -14,7 +14,16 @@ from collections import defaultdict
 from typing import Any
 
 from renderer.context import Site
-from vocabulary.kinds import ADDED, MERGED, REMOVED, RENUMBERED_REWORDED, REWORDED, SPLIT
+from vocabulary.kinds import (
+    ADDED,
+    MERGED,
+    REMOVED,
+    RENUMBERED,
+    RENUMBERED_EXAMPLE,
+    RENUMBERED_REWORDED,
+    REWORDED,
+    SPLIT,
+)
 
 SECTION_TITLE = "Face-Down Spells and Permanents"
 KEYWORDS = ("Morph", "Megamorph", "Manifest", "Disguise", "Cloak")
@@ -123,7 +132,7 @@ def _timeline(
         h = histories[lineage_id]
         for event in h["events"]:
             if event["kind"] not in SHOWN_KINDS and not (
-                event["kind"] == "renumbered" and lineage_id in keywords
+                event["kind"] in (RENUMBERED, RENUMBERED_EXAMPLE) and lineage_id in keywords
             ):
                 continue
             by_release[event["release"]].append(

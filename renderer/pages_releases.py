@@ -19,7 +19,34 @@ from renderer.pictures.timeline import ReleaseBar, timeline_svg
 from renderer.queries import clause_words, release_parts
 from renderer.toc import contents
 from renderer.writer import context_key
-from vocabulary.kinds import FORMATTING
+from vocabulary.kinds import (
+    ADDED,
+    EXAMPLE,
+    FORMATTING,
+    MERGED,
+    REFERENCE,
+    REMOVED,
+    RENUMBERED,
+    RENUMBERED_EXAMPLE,
+    RENUMBERED_REWORDED,
+    REWORDED,
+    SPLIT,
+)
+
+# The groups of a diff page, in order: changes of words first, the quietest last.
+DIFF_GROUPS = (
+    REWORDED,
+    RENUMBERED_REWORDED,
+    ADDED,
+    REMOVED,
+    SPLIT,
+    MERGED,
+    EXAMPLE,
+    RENUMBERED_EXAMPLE,
+    REFERENCE,
+    RENUMBERED,
+    FORMATTING,
+)
 
 
 def build_releases(site: Site) -> None:
@@ -214,21 +241,7 @@ def _diff_page(
                 "score": c.score,
             }
             groups.setdefault(UNCONFIRMED if c.unconfirmed else c.kind, []).append(item)
-        order: list[str] = [
-            k
-            for k in (
-                "reworded",
-                "renumbered+reworded",
-                "added",
-                "removed",
-                "split",
-                "merged",
-                "reference",
-                "renumbered",
-                "formatting",
-            )
-            if k in groups
-        ]
+        order: list[str] = [k for k in DIFF_GROUPS if k in groups]
         order += [k for k in groups if k not in order]
         return {
             "title": f"Diff {old['date']} → {new['date']}",

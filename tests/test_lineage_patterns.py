@@ -876,6 +876,27 @@ def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> 
     assert "Pridemate" in deleted
 
 
+def test_7_a_renumbering_that_changed_an_example_says_so(full_lineage: Database) -> None:
+    """2009-07-08: 424.4 became 116.7 with its own words as they were, and its example casts
+    the spell it played: the change was "renumbered", which says nothing of the example. It
+    is `renumbered+example` in the store and in the diff, and blame keeps the rule's date
+    (its words did not change) while `text_since` moves."""
+    event = full_lineage.execute(
+        "SELECT kind FROM lineage_events WHERE release = '2009-07-08' AND new_numbers = ?",
+        [json.dumps(["116.7"])],
+    ).fetchone()
+    assert event == ("renumbered+example",)
+    found = diff_releases(full_lineage, "2009-05-01", "2009-07-08", "116.7")
+    change = next(c for c in found["changes"] if c["new"] == ["116.7"])
+    assert (change["kind"], change["old"]) == ("renumbered+example", ["424.4"])
+    assert tuple(text for op, text in change["diff"] if op) == ("play ", "cast ")
+    # a renumbering alone stays one: 104.3h -> 116.7a kept its words and had no example
+    sibling = next(c for c in found["changes"] if c["new"] == ["116.7a"])
+    assert sibling["kind"] == "renumbered"
+    blamed = {row["number"]: row for row in blame(full_lineage, "2009-07-08", "116.7")}
+    assert blamed["116.7"]["since"] < "2009-07-08" == blamed["116.7"]["text_since"]
+
+
 def test_3_children_outweigh_an_equal_title(full_store: Database) -> None:
     """2003-07-01: section 401 "Spells" went on as 401 "Spells on the Stack" (its rules are
     there) while section 213 "Spell Type" became 213 "Spells": the equal titles paired first,

@@ -13,6 +13,8 @@ class ChangeKind(StrEnum):
     REFERENCE = "reference"
     FORMATTING = "formatting"
     EXAMPLE = "example"  # only the rule's examples changed (added, removed or reworded)
+    # a new number over the same words, with its examples changed: both are news to a reader
+    RENUMBERED_EXAMPLE = "renumbered+example"
     REWORDED = "reworded"
     RENUMBERED_REWORDED = "renumbered+reworded"
     SPLIT = "split"
@@ -31,6 +33,7 @@ RENUMBERED = ChangeKind.RENUMBERED
 REFERENCE = ChangeKind.REFERENCE
 FORMATTING = ChangeKind.FORMATTING
 EXAMPLE = ChangeKind.EXAMPLE
+RENUMBERED_EXAMPLE = ChangeKind.RENUMBERED_EXAMPLE
 REWORDED = ChangeKind.REWORDED
 RENUMBERED_REWORDED = ChangeKind.RENUMBERED_REWORDED
 SPLIT = ChangeKind.SPLIT
@@ -45,6 +48,7 @@ CHANGE_KINDS: tuple[ChangeKind, ...] = (
     REWORDED,
     RENUMBERED_REWORDED,
     RENUMBERED,
+    RENUMBERED_EXAMPLE,
     SPLIT,
     MERGED,
     EXAMPLE,
@@ -55,6 +59,8 @@ CHANGE_KINDS: tuple[ChangeKind, ...] = (
 # Kinds that give a clause new wording: blame dates a wording from these.
 WORDING_CHANGES = frozenset({REWORDED, RENUMBERED_REWORDED, SPLIT, MERGED, ADDED})
 # Kinds that change or follow a clause's number.
-RENUMBERING_KINDS = frozenset({RENUMBERED, RENUMBERED_REWORDED, SPLIT, MERGED, REFERENCE})
+RENUMBERING_KINDS = frozenset(
+    {RENUMBERED, RENUMBERED_REWORDED, RENUMBERED_EXAMPLE, SPLIT, MERGED, REFERENCE}
+)
 # Kinds that change nothing a reader of the rules would call a change of the rule.
 QUIET_KINDS = frozenset({UNCHANGED, FORMATTING})

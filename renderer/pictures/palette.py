@@ -13,6 +13,7 @@ KIND_COLOURS: dict[str, str] = {
     ChangeKind.REWORDED: "#b35806",
     ChangeKind.RENUMBERED_REWORDED: "#6a51a3",
     ChangeKind.RENUMBERED: "#2166ac",
+    ChangeKind.RENUMBERED_EXAMPLE: "#3f4f8f",
     ChangeKind.SPLIT: "#01665e",
     ChangeKind.MERGED: "#8e0152",
     ChangeKind.EXAMPLE: "#7f6000",
