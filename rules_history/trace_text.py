@@ -9,6 +9,7 @@ the rule, so that a change of the examples only (`example`) shows what changed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,14 +24,33 @@ from vocabulary.numbers import is_rule_number
 Diff = list[tuple[int, str]]
 
 
+# What the rule text itself may hold that would read as a mark (107.3a's "{X}, [-X], or X"):
+# a backslash goes between its two characters ("[\-X]"), and a backslash is doubled, so a
+# reader tells every mark from the rule's own characters. One pass, leftmost first: "[-]"
+# is "[\-]", its "-]" being taken already.
+_MARK_LIKE = re.compile(r"\\|\[-|-\]|\{\+|\+\}")
+
+
 def render_diff(diff: Diff) -> str:
-    """A word diff as text: [-deleted-]{+inserted+}, as wdiff prints it.
+    """A word diff as text: [-deleted-]{+inserted+}, as wdiff prints it; where the rule's
+    own words hold a mark's characters, they are escaped with a backslash (so is one).
 
     >>> render_diff([(0, "in "), (-1, "play"), (1, "the battlefield")])
     'in [-play-]{+the battlefield+}'
+    >>> print(render_diff([(0, "an {X"), (-1, "} or an "), (1, "}, [-X], or "), (0, "X in it")]))
+    an {X[-} or an -]{+}, [\\-X], or +}X in it
     """
     marks = {-1: "[-{}-]", 0: "{}", 1: "{{+{}+}}"}
-    return "".join(marks[op].format(text) for op, text in diff)
+    return "".join(marks[op].format(_escaped(text)) for op, text in diff)
+
+
+def _escaped(text: str) -> str:
+    """The text with its mark-like pairs split by a backslash (`_MARK_LIKE`).
+
+    >>> print(_escaped("[-]"), _escaped("a\\\\b"))
+    [\\-] a\\\\b
+    """
+    return _MARK_LIKE.sub(lambda found: found[0][0] + "\\" + found[0][1:], text)
 
 
 def group_key(entry: dict[str, Any]) -> tuple[str, ...]:

@@ -7,11 +7,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlite_utils import Database
 
 from lineage.compare import diff_releases
 from lineage.trace import trace
 from rules_history.cli import main
+from rules_history.trace_text import render_diff
 
 
 @pytest.fixture(scope="module")
@@ -199,3 +202,65 @@ def test_blame_of_a_day_names_the_release_that_answers(store_file: str) -> None:
     assert result.output.startswith("note: the 2008-02-01 release, the one in force on 2008-03-17")
     exact = CliRunner().invoke(main, ["blame", "2008-02-01", "--rule", "504.1", "--db", store_file])
     assert "note:" not in exact.output
+
+
+def _read_marks(text: str) -> list[tuple[int, str]]:
+    """The word diff that `render_diff` printed as `text`, read back as a reader would: a
+    mark opens at "[-" or "{+" and closes at the first "-]" or "+}" after it; a backslash
+    takes the character after it as the rule's own."""
+    found: list[tuple[int, str]] = []
+    op, at, piece = 0, 0, ""
+    opens, closes = {"[-": -1, "{+": 1}, {-1: "-]", 1: "+}"}
+    while at < len(text):
+        pair = text[at : at + 2]
+        if text[at] == "\\":
+            piece, at = piece + text[at + 1], at + 2
+        elif (op == 0 and pair in opens) or (op != 0 and pair == closes[op]):
+            if piece:
+                found.append((op, piece))
+            op, piece, at = (opens[pair] if op == 0 else 0), "", at + 2
+        else:
+            piece, at = piece + text[at], at + 1
+    if piece:
+        found.append((op, piece))
+    return found
+
+
+SEGMENTS = st.lists(
+    st.tuples(st.sampled_from([-1, 0, 1]), st.text(alphabet="[]{}+-\\ Xa", min_size=1)),
+    max_size=6,
+)
+
+
+def _joined(diff: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Neighbours of one kind as one ("[-X-][-X-]" and "[-XX-]" say the same)."""
+    joined: list[tuple[int, str]] = []
+    for op, text in diff:
+        if joined and joined[-1][0] == op:
+            joined[-1] = (op, joined[-1][1] + text)
+        else:
+            joined.append((op, text))
+    return joined
+
+
+@given(SEGMENTS)
+def test_a_text_diff_reads_back_as_its_diff_whatever_the_rule_says(
+    segments: list[tuple[int, str]],
+) -> None:
+    """The rule's own "[-", "-]", "{+", "+}" and backslashes never read as marks."""
+    assert _joined(_read_marks(render_diff(segments))) == _joined(segments)
+
+
+def test_107_3a_s_own_brackets_are_no_mark(store_file: str) -> None:
+    """2009-09-04 rewrote 107.3a around "{X}, [-X], or X": its text diff read as "an {X[-} or
+    an -]{+}, [-X], or +}X", a deletion inside the insertion. The rule's "[-" now carries a
+    backslash, and the text reads back as the JSON's diff."""
+    result = CliRunner().invoke(
+        main, ["diff", "2009-07-08", "2009-09-04", "--rule", "107.3a", "--db", store_file]
+    )
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if line.startswith("If a spell"))
+    assert "{+}, [\\-X], or +}" in line
+    change = run(store_file, "diff", "2009-07-08", "2009-09-04", "--rule", "107.3a")["changes"][0]
+    rule_words = [(op, text) for op, text in change["diff"]]
+    assert _read_marks(line) == rule_words[: len(_read_marks(line))]
