@@ -136,7 +136,7 @@ class SiteModel:
     gaps: tuple[dict[str, Any], ...]  # releases the archive lacks (archive.gaps.gaps_by_day)
     texts: dict[str, str]  # version hash -> text, of every clause version (read once)
     # the clauses a release numbers as an earlier one (702.175 twice in 2024-09-17)
-    printings: tuple[Printing, ...]
+    printings: tuple[LaterPrinting, ...]
 
     @cached_property
     def printing_anchors(self) -> dict[int, str]:
@@ -314,7 +314,7 @@ def _members(db: Database) -> tuple[dict[int, list[Member]], dict[int, int]]:
 
 
 @dataclass(frozen=True)
-class Printing:
+class LaterPrinting:
     """A clause its release numbers (or terms) as an earlier clause of the same release."""
 
     release: str
@@ -324,7 +324,7 @@ class Printing:
     anchor: str  # its id on the release page (renderer.anchors): the second 702.175-2
 
 
-def later_printings(db: Database) -> tuple[Printing, ...]:
+def later_printings(db: Database) -> tuple[LaterPrinting, ...]:
     """Every clause that its release numbers as an earlier one, an error of the official
     text (2024-09-17 prints 702.175 for Offspring and for Impending), in release, number and
     then document order (archive.printings). A handful in the whole archive; the first
@@ -337,7 +337,7 @@ def later_printings(db: Database) -> tuple[Printing, ...]:
     ]
     versions = keyed_values(db, "parts", "id", "version_hash", (p.part_id for _, p in later))
     return tuple(
-        Printing(
+        LaterPrinting(
             release,
             printing.number,
             printing.part_id,
