@@ -67,6 +67,7 @@ RARE_WORDS = 3  # a rule that holds a passage has its three longest words
 REPEATED = 0.75  # share of a passage's words a rule had: the glossary only repeated it
 OBSOLETE_MARK = "(obsolete)"  # how a glossary term says cards no longer use it (lower case)
 PIECE_WORDS = 4  # a shorter new rule ("Instants have no subtypes.") matches any source
+CONTENT_LETTERS = 4  # shorter words ("a", "the", "of", "can", "its") are the grammar's
 
 
 def find_splits_and_merges(
@@ -263,8 +264,9 @@ def _attach_unpaired(
     layers 7a-7d, under 612.3, itself a piece of 418.5a); a new rule far from any source
     may come from a glossary entry that lost its words (`MOVED_ANYWHERE`), or most of them
     as a passage in order (`PASSAGE`), unless a rule already held them; failing that, to
-    the clause it lost its best match to, when that one was rewritten, or into the rewrite
-    of a sibling (`_folded_into_sibling`); an old clause said again by a clause near it is
+    the clause it lost its best match to, when that one was rewritten (unless it is a new
+    clause on that one's pattern: `_on_its_pattern`), or into the rewrite of a sibling
+    (`_folded_into_sibling`); an old clause said again by a clause near it is
     merged there (`_restated_near`); a new rule that holds, in order, a passage an entry
     lost is a piece of that entry when the entry was rewritten to cite the rule
     (`_CitingEntries`), however few words it lost; an old rule said again, in order, by a
@@ -336,6 +338,7 @@ def _attach_unpaired(
             and changed[other].total()
             and these.nearest[i] >= STRICT
             and share_contained(words, those.words[other]) >= CONTAINED
+            and not _on_its_pattern(words, those.words[other], these.words[those.partner[other]])
         ):
             moved_words[(these.role, i)] = round(these.nearest[i], 1)
             yield i, other
@@ -360,6 +363,27 @@ def _attach_unpaired(
         if folded is not None and not refused(i, folded[0]):
             moved_words[(these.role, i)] = round(100 * folded[1], 1)
             yield i, folded[0]
+
+
+def _content_words(words: Iterable[str]) -> set[str]:
+    """The words that say what a clause is about: no number, no short grammar word."""
+    return {word for word in words if len(word) >= CONTENT_LETTERS and word.isalpha()}
+
+
+def _on_its_pattern(words: Counter[str], source: Counter[str], successor: Counter[str]) -> bool:
+    """True when a clause that reads like `source` (a rule its successor continues) is a new
+    rule written on its pattern, not a statement it gave away: it holds none of the words
+    about something that the source said and its successor no longer says, and it is about
+    something neither of them says. 2001-07-23: 102.8, "If a player has ten or more poison
+    counters, he or she loses the game the next time a player would receive priority", is
+    102.1's sentence on life, which 102.1 still says; 2009: 703.2, "Turn-based actions are
+    not controlled by any player", on 704.2's state-based actions. A statement said again
+    in two places is no such rule: 2009's 118.3c restates wither (702.77a), and 806.9d is
+    117.4a word for word, both from the rules they continue."""
+    dropped = _content_words(source) - set(successor)
+    if dropped & set(words):
+        return False
+    return bool(_content_words(words) - set(source) - set(successor))
 
 
 def _new_sibling(words: Counter[str], left: Counter[str], source: Counter[str]) -> bool:

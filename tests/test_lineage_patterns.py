@@ -403,6 +403,29 @@ def test_5_a_new_clause_on_a_pieces_pattern_is_no_piece(
     assert {"612.3a", "612.3b", "612.3c", "612.3d"} <= set(rewrite_2009.pieces("418.5a"))
 
 
+def test_5_a_new_rule_on_a_kept_rules_pattern_is_no_piece(
+    full_store: Database, rewrite_2009: Aligned
+) -> None:
+    """A new rule that reads like a rule its successor continues, holds none of what that
+    rule stopped saying and is about something neither says, was written on its pattern:
+    2001-07-23's 102.8 (ten poison counters) on 102.1 (a life total of 0), which says all it
+    said; 2009's 703.2 ("Turn-based actions are not controlled by any player") on 420.2,
+    continued by 704.2 (state-based actions). Both were split pieces, the first certain. A
+    statement said again in two places stays a piece: 118.3c restates 502.80a's wither
+    (702.77a), 806.9d is 117.4a word for word (215.4a's Two-Headed Giant life payment), and
+    the rules on playing spells and abilities went into both casting and activating."""
+    apocalypse = Aligned(full_store, "1999-11-01", "2001-07-23")
+    assert apocalypse.successor["102.1"] == "102.1"
+    assert apocalypse.kind("102.8") == "added"
+    assert "102.8" not in apocalypse.pieces("102.1")
+    assert rewrite_2009.kind("703.2") == "added"
+    assert rewrite_2009.successor["420.2"] == "704.2"
+    assert rewrite_2009.pieces("420.2") == []
+    assert "118.3c" in rewrite_2009.pieces("502.80a")
+    assert "806.9d" in rewrite_2009.pieces("215.4a")
+    assert "602.3a" in rewrite_2009.pieces("409.2a")
+
+
 def test_5_a_rule_on_a_siblings_template_is_not_merged_into_it(full_store: Database) -> None:
     """Ixalan (2017-09-25) deleted 704.5j, the planeswalker uniqueness rule, and 704.5k, the
     legend rule, moved up to 704.5j word for word; the two share their template ("If a player
