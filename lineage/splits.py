@@ -13,7 +13,7 @@ from functools import cached_property
 
 from rapidfuzz import fuzz
 
-from lineage.alignment import ABSORBED_ROLE, Alignment
+from lineage.alignment import ABSORBED_ROLE, CERTAIN_METHODS, Alignment
 from lineage.change_kind import cited_rules
 from lineage.clause import NEAR, Clause, index_by_number
 from lineage.entry_sentences import entry_pieces
@@ -143,6 +143,9 @@ def find_splits_and_merges(
         found.sort()
     for olds in result.merges.values():
         olds.sort()
+    for o, piece, share in _openings_left_behind(old, new, result, words_new, codes):
+        result.splits.setdefault(o, []).append(piece)
+        result.moved_words[("piece", piece)] = share
     for o, found in result.splits.items():
         _keep_identity_on_first_sentence(old, new, result, o, found, words_new, codes)
     for n, olds in result.merges.items():
@@ -669,6 +672,76 @@ def _keep_merge_identity_on_first_sentence(
     olds[olds.index(best)] = kept
     olds.sort()
     result.moved_words[("absorbed", kept)] = result.moved_words.pop(("absorbed", best))
+
+
+def _openings_left_behind(
+    old: list[Clause], new: list[Clause], result: Alignment, words: LazyWords, codes: WordCodes
+) -> Iterator[tuple[int, int, float]]:
+    """(old rule, new rule, share of the old first sentence's words it holds, 0-100) for
+    each new rule left unpaired beside the partner of an old one (`NEAR`, or under the old
+    number) that carries the old rule's opening: it holds more of the first sentence's words
+    than the partner and the partner's pieces do (`OPENS_BETTER`), and its own first sentence
+    reads like it (`LOOSE`) better than theirs. The old rule split, and its identity goes
+    with its opening (`_keep_identity_on_first_sentence`): 2020-09-25's 711.8 ("A
+    double-faced card enters the battlefield with its front face up by default. If a spell
+    or ability puts it onto the battlefield 'transformed' ...") is 711.9 (the first
+    sentence, for a card put onto the battlefield from elsewhere than the stack) and 711.9a
+    (the second), where it was 711.9a alone and 711.9 new. Pairings on certain evidence are
+    left as they are; each new rule goes to the old one whose opening it reads most like."""
+    attached = {n for found in result.splits.values() for n in found}
+    free = [
+        n
+        for n, clause in enumerate(new)
+        if n not in result.matches
+        and n not in attached
+        and clause.group == "rule"
+        and not clause.heading
+    ]
+    if not free:
+        return
+    found: dict[int, tuple[float, int, float]] = {}  # new rule -> (how it reads, old, share)
+    for n, o in result.matches.items():
+        clause = old[o]
+        if result.method.get(n) in CERTAIN_METHODS or clause.group != "rule" or clause.heading:
+            continue
+        near = [m for m in free if abs(m - n) <= NEAR or new[m].number == clause.number]
+        holder = _opening_holder(clause, [n, *result.splits.get(o, [])], near, new, words, codes)
+        if holder is not None and holder[1] > found.get(holder[0], (0.0, -1, 0.0))[0]:
+            found[holder[0]] = (holder[1], o, holder[2])
+    for piece, (_reads, o, share) in sorted(found.items()):
+        yield o, piece, share
+
+
+def _opening_holder(
+    clause: Clause,
+    linked: list[int],
+    near: list[int],
+    new: list[Clause],
+    words: LazyWords,
+    codes: WordCodes,
+) -> tuple[int, float, float] | None:
+    """The one of `near` that carries `clause`'s opening better than every one of `linked`
+    (see `_openings_left_behind`): (it, how its first sentence reads like the opening, the
+    share of the opening's words it holds, 0-100); or None."""
+    first = first_sentence_words(clause.normalised)
+    if not near or first.total() < SENTENCE_WORDS:
+        return None
+    opening = codes.encode(first_sentence_text(clause.normalised))
+
+    def reads(i: int) -> float:
+        return fuzz.ratio(opening, codes.encode(first_sentence_text(new[i].normalised)))
+
+    def holds(i: int) -> float:
+        return share_contained(first, words[i])
+
+    best = max(near, key=lambda m: (holds(m), reads(m)))
+    if (
+        holds(best) > max(map(holds, linked)) + OPENS_BETTER
+        and reads(best) >= LOOSE
+        and reads(best) > max(map(reads, linked))
+    ):
+        return best, reads(best), round(100 * holds(best), 1)
+    return None
 
 
 def _keep_identity_on_first_sentence(

@@ -426,6 +426,34 @@ def test_5_a_new_rule_on_a_kept_rules_pattern_is_no_piece(
     assert "602.3a" in rewrite_2009.pieces("409.2a")
 
 
+def test_5_a_rule_whose_opening_went_to_a_new_rule_beside_its_partner_split(
+    full_store: Database,
+) -> None:
+    """2020-09-25: 711.8 ("A double-faced card enters the battlefield with its front face up
+    by default. If a spell or ability puts it onto the battlefield 'transformed' ...") was
+    paired with 711.9a, which holds its second sentence, and 711.9, which says its first
+    word for word (widened to a card put onto the battlefield from elsewhere than the
+    stack), was new: the rule split, and goes on where its opening went. Likewise 2007-10-01's
+    209.1 (the illustration credit, now 210.1a) and 2010-02-01's 113.6. A new rule that only
+    reads like the opening (2022-04-29's 702.138d, on escape's abilities beside 702.138c's
+    counters; 2022-06-10's 608.3, the permanent spell's steps, beside 608.3d) is no piece."""
+    transform = Aligned(full_store, "2020-08-07", "2020-09-25")
+    assert transform.successor["711.8"] == "711.9"
+    assert transform.pieces("711.8") == ["711.9a"]
+    planeswalkers = Aligned(full_store, "2007-09-07", "2007-10-01")
+    assert planeswalkers.successor["209.1"] == "210.1a"
+    assert planeswalkers.pieces("209.1") == ["210.1"]
+    targets = Aligned(full_store, "2009-10-05", "2010-02-01")
+    assert targets.successor["113.6"] == "113.6"
+    assert targets.pieces("113.6") == ["113.6a"]
+    capenna = Aligned(full_store, "2022-02-18", "2022-04-29")
+    assert capenna.successor["702.138c"] == "702.138c"
+    assert capenna.kind("702.138d") == "added"
+    resolving = Aligned(full_store, "2022-04-29", "2022-06-10")
+    assert resolving.successor["608.3c"] == "608.3d"
+    assert resolving.pieces("608.3c") == []
+
+
 def test_5_a_rule_on_a_siblings_template_is_not_merged_into_it(full_store: Database) -> None:
     """Ixalan (2017-09-25) deleted 704.5j, the planeswalker uniqueness rule, and 704.5k, the
     legend rule, moved up to 704.5j word for word; the two share their template ("If a player
