@@ -50,6 +50,23 @@ def number_runs(db: Database, dates: list[str], number: str | None = None) -> di
     return runs
 
 
+def first_official_release(releases: Sequence[str], copies: Collection[str]) -> str | None:
+    """The first official release of a wording whose first release is a derived copy (Storm,
+    new in Scourge: the 2003-05-26 copy prints 502.30a, the official history starts on
+    2003-07-01); None when the wording begins in an official release, or is the copy's
+    alone. A citation of such a wording names the copy, and says which official release
+    first printed it.
+
+    >>> first_official_release(["2003-05-26", "2003-07-01"], {"2003-05-26"})
+    '2003-07-01'
+    >>> first_official_release(["2003-03-15", "2003-05-26"], {"2003-05-26"}) is None
+    True
+    """
+    if not releases or releases[0] not in copies:
+        return None
+    return next((day for day in releases if day not in copies), None)
+
+
 def restored_runs(
     runs: Sequence[Run], copies: Collection[str], lineage_of: Callable[[int], int | None]
 ) -> dict[int, int]:

@@ -74,6 +74,12 @@ def csl_json(
     )
 
 
+def release_notes(name: str | None, derived: bool = False) -> list[str]:
+    """What a citation says of a release after its date: its set name, and that its words
+    are a derived copy's (they are the copy's, not an official file's)."""
+    return [note for note in (name, COPY_NOTE if derived else None) if note]
+
+
 def release_words(release: str, name: str | None, derived: bool = False) -> str:
     """A release as a citation names it: 'July 8, 2009 (Magic 2010)'; a release read from a
     derived copy says so, since its wording is the copy's: 'May 26, 2003 (Scourge;
@@ -82,8 +88,22 @@ def release_words(release: str, name: str | None, derived: bool = False) -> str:
     >>> release_words("2003-05-26", "Scourge", derived=True)
     'May 26, 2003 (Scourge; re-extracted copy)'
     """
-    notes = [note for note in (name, COPY_NOTE if derived else None) if note]
+    notes = release_notes(name, derived)
     return long_date(release) + (f" ({'; '.join(notes)})" if notes else "")
+
+
+# BibTeX's special characters in running text (a set name: "Dungeons & Dragons: Adventures
+# in the Forgotten Realms"), each escaped; the `url` field is left as it is (read verbatim).
+_BIBTEX_SPECIAL = re.compile(r"([&%$#_])")
+
+
+def bibtex_text(text: str) -> str:
+    r"""Running text as a BibTeX field holds it: LaTeX reads a bare "&" as a table column.
+
+    >>> print(bibtex_text("release of July 12, 2021 (Dungeons & Dragons: 100% #1)"))
+    release of July 12, 2021 (Dungeons \& Dragons: 100\% \#1)
+    """
+    return _BIBTEX_SPECIAL.sub(r"\\\1", text)
 
 
 def day_citation(number: str, day: str, release: str, url: str, accessed: str) -> str:
@@ -116,13 +136,13 @@ def citations(
     bibtex = (
         f"@misc{{{bibtex_key(number, release)},\n"
         f"  author = {{{{{PUBLISHER}}}}},\n"
-        f"  title = {{{{{WORK}}}, rule {number}}},\n"
+        f"  title = {{{{{WORK}}}, rule {bibtex_text(number)}}},\n"
         f"  year = {{{year}}},\n"
         f"  month = {MONTHS[month - 1]},\n"
         f"  date = {{{release}}},\n"
         f"  url = {{{url}}},\n"
         f"  urldate = {{{seen_iso}}},\n"
-        f"  note = {{Comprehensive Rules release of {when}}}\n"
+        f"  note = {{Comprehensive Rules release of {bibtex_text(when)}}}\n"
         "}"
     )
     csl = csl_json(
@@ -145,6 +165,7 @@ def citations(
         "release": when,
         "day": release,  # the page shows `release` from these two, its date as a <time>
         "name": name,
+        "notes": release_notes(name, derived),  # what follows the date: set name, copy
         "formats": [
             {"key": "plain", "label": "Plain text", "text": plain, "accessed": "long"},
             {"key": "bibtex", "label": "BibTeX", "text": bibtex, "accessed": "iso"},

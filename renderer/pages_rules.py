@@ -22,7 +22,7 @@ from archive.effect import (
     states_later_effect,
 )
 from archive.gaps import gap_between, gap_ending
-from lineage.runs import Run, restored_runs
+from lineage.runs import Run, first_official_release, restored_runs
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
 from renderer.citations import citations, day_citation, release_words
@@ -136,6 +136,8 @@ def _run_dict(
     return {
         "derived": set(run.releases) <= site.derived,
         "first": run.start,
+        # a wording first printed in a derived copy: the official release that first has it
+        "first_official": first_official_release(run.releases, site.derived),
         "last": None if current else run.end,
         "replaced_by": following.get(run.end),
         # replaced across a gap in the archive: perhaps earlier (as `trace` says)
@@ -207,7 +209,7 @@ def _run_page(
                 item["url"],
                 site.base_url,
                 names.get(item["first"]),
-                derived=item["derived"],
+                derived=item["first"] in site.derived,  # the release cited is the copy
             ),
         }
 

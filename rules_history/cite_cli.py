@@ -60,7 +60,7 @@ FORMATS = ("plain", "bibtex", "csl", "wiki")
     is_flag=True,
     help="Cite the day asked, as the site's /rule/N/DAY/ does (in force on DAY, the release"
     " then in force), rather than the wording's own page (on a wording's first day, that"
-    " address is its page: the wording is cited).",
+    " address is its page: the wording is cited). In plain text, as the day's page.",
 )
 @db_option
 @json_option
@@ -80,7 +80,7 @@ def cite(
     from archive.gaps import day_gap_notice
     from archive.query import release_dates
     from lineage.derived import derived_releases, is_derived
-    from lineage.runs import number_runs, restored_runs
+    from lineage.runs import first_official_release, number_runs, restored_runs
     from renderer.anchors import nth_anchor
     from renderer.asof_view import valid_day
     from renderer.citations import citations, day_citation, release_words
@@ -89,6 +89,11 @@ def cite(
 
     check_base_url(base_url)
     db = current_store(db_file)
+    if on_day and style != "plain":  # a day is cited in plain text, as its page cites it
+        raise click.UsageError(
+            f"--day cites a day in plain text only, as the site's day page does: leave out"
+            f" --format {style}, or --day to cite the wording's page in that format"
+        )
     asked = rule_on_day(rule, as_of)
     clause = clause_on_day(db, asked)
     number, release = clause["number"], clause["release"]
@@ -100,6 +105,7 @@ def cite(
     names, today = set_names(db), date.today().isoformat()
     day = asked[1] if asked[1] is not None and valid_day(asked[1]) else release
     restores = None  # the earlier wording page of the same words, a copy between (lineage.runs)
+    first_official = None  # when the wording's first release is a derived copy
     if clause["printing"] > 1:  # the number's pages follow its first printing: cite the text
         first = last = release
         path = release_url(release, nth_anchor(clause_anchor(number), clause["printing"]))
@@ -111,6 +117,7 @@ def cite(
         at = next(i for i, run in enumerate(runs) if release in run.releases)
         run = runs[at]
         first, last = run.start, run.end
+        first_official = first_official_release(run.releases, derived_releases(db))
         earlier = restored_runs(runs, derived_releases(db), lambda part: _lineage_of(db, part))
         if at in earlier:
             restores = {
@@ -150,6 +157,7 @@ def cite(
                 "duplicates": clause["duplicates"],
                 "printing": clause["printing"],
                 "restores": restores,
+                "first_official": first_official,
             }
         )
         return
@@ -161,6 +169,12 @@ def cite(
         click.echo(note, err=True)
     if clause["duplicates"]:  # as the number's page says it
         click.echo(f"note: {cited_first_note(clause)}", err=True)
+    if first_official is not None:  # as the wording's page says it
+        click.echo(
+            f"note: the re-extracted copy of {first} is the first release here to print these"
+            f" words; the first official release that does is {first_official}",
+            err=True,
+        )
     if restores is not None:  # as the wording's page says it
         click.echo(
             f"note: the same words as the wording in force from the release of"

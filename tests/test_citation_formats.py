@@ -40,3 +40,26 @@ def test_the_csl_record_is_what_json_writes(
     }
     assert shown["csl"] == json.dumps(record, indent=2)
     assert json.loads(shown["csl"]) == record
+
+
+# What LaTeX reads as markup in running text; a BibTeX field must escape each.
+LATEX_SPECIAL = "&%$#_"
+
+
+@given(name=st.text(alphabet="abc &%$#_\\", max_size=30))
+def test_a_bibtex_note_escapes_what_latex_reads_as_markup(name: str) -> None:
+    """Every wording first printed in 2021-07-12 (Dungeons & Dragons: Adventures in the
+    Forgotten Realms) gave a BibTeX note with a bare "&": LaTeX stops there ("Misplaced
+    alignment tab character"). Each special character of the running text is escaped; the
+    url field is read verbatim and keeps its characters."""
+    cited = citations("702.37a", "2021-07-12", "/rule/702.37a/2021-07-12/#a&b", "", name)
+    bibtex = next(f["text"] for f in cited["formats"] if f["key"] == "bibtex")
+    note = next(line for line in bibtex.splitlines() if line.startswith("  note = "))
+    unescaped = [
+        char
+        for at, char in enumerate(note)
+        if char in LATEX_SPECIAL and (at == 0 or note[at - 1] != "\\")
+    ]
+    assert unescaped == [] or "\\" in name  # a name's own backslash may precede one
+    assert "  url = {/rule/702.37a/2021-07-12/#a&b}," in bibtex.splitlines()
+    assert cited["notes"] == ([name] if name else [])

@@ -16,6 +16,7 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from conftest import make_captures_dir, run_stages
 from sqlite_utils import Database
+from test_cite import page_formats
 
 from archive.ingest import ingest_captures
 from archive.store import open_store
@@ -368,6 +369,46 @@ def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
     labels = {day: label for day, label, _stated, _notice in listed}
     assert labels["2003-05-26"] == mark
     assert labels["2003-07-01"] == "July 1, 2003 (Eighth Edition)"
+
+
+def test_a_wording_the_copy_printed_first_is_cited_alike_and_names_the_official_release(
+    scourge, scourge_site: Path
+):
+    """Storm is new in Scourge: the copy of 2003-05-26 prints 502.30a, the official history
+    starts on 2003-07-01. `cite` named the copy's release "(Scourge; re-extracted copy)",
+    the wording's page "(Scourge)" alone, in every format and in its permalink line. Both
+    now mark the copy, and both say which official release first printed the words."""
+    store = str(scourge.execute("PRAGMA database_list").fetchone()[2])
+    result = CliRunner().invoke(main, ["cite", "502.30a@2003-07-30", "--json", "--db", store])
+    assert result.exit_code == 0, result.output
+    cited = json.loads(result.stdout)
+    assert cited["path"] == "/rule/502.30a/2003-05-26/"
+    assert cited["first_official"] == "2003-07-01"
+    page = scourge_site / "rule/502.30a/2003-05-26/index.html"
+    assert page_formats(page) == cited["formats"]
+    mark = "May 26, 2003 (Scourge; re-extracted copy)"
+    assert all(mark in text for key, text in cited["formats"].items() if key != "csl")
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    permalink = next(p for p in soup.select(".cite p") if p.get_text().startswith("Permalink"))
+    assert "(Scourge; re-extracted copy)" in permalink.get_text()
+    notes = " ".join(p.get_text(" ", strip=True) for p in soup.select(".derived-note"))
+    assert "the first official release that does is July 1, 2003" in notes
+    text = CliRunner().invoke(main, ["cite", "502.30a@2003-07-30", "--db", store])
+    assert (
+        "note: the re-extracted copy of 2003-05-26 is the first release here to print these"
+        " words; the first official release that does is 2003-07-01"
+    ) in text.stderr
+
+
+def test_a_day_is_cited_in_plain_text_only_and_says_so(scourge):
+    """`cite --day --format bibtex` printed the plain day citation, exit 0: a writer who asked
+    for BibTeX got text that is none. It is refused in one line (a usage error)."""
+    store = str(scourge.execute("PRAGMA database_list").fetchone()[2])
+    for style in ("bibtex", "csl", "wiki"):
+        asked = ["cite", "502.30a@2003-07-30", "--day", "--format", style, "--db", store]
+        result = CliRunner().invoke(main, asked)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.count("\n") == 1 and "--day cites a day in plain text" in result.stderr
 
 
 def test_the_releases_table_says_a_row_is_counted_past_the_copy(scourge_site: Path):
