@@ -72,14 +72,29 @@ def find_lineage(db: Database, found: Found, release: str) -> int:
 def where_it_went(db: Database, number: str, release: str) -> str:
     """For a number `release` lacks: the last release before it that had the number, and
     the number that clause has in `release` (an old citation's number today), or the clause
-    it had been merged into by then; "" when no release before had the number. What `trace`
-    and `show` say, and the site's day pages (renderer.asof_segments)."""
-    last = db.execute(
-        "SELECT max(release) FROM lineage_members WHERE number = ? AND release < ?",
-        [number, release],
-    ).fetchone()[0]
-    if last is None:
+    it had been merged into by then; "" when no release before had the number. What `trace`,
+    `show` and `cite` say. The last release is an official one where one had the number: a
+    derived copy after it is named as the copy (2003-05-26 prints 214.8b, as 2003-03-15 did;
+    the reader is sent to the official release).
+
+    The day pages say it their own way (renderer.asof_segments)."""
+    copies = derived_releases(db)
+    before = [
+        day
+        for (day,) in db.execute(
+            "SELECT DISTINCT release FROM lineage_members WHERE number = ? AND release < ?",
+            [number, release],
+        )
+    ]
+    if not before:
         return ""
+    last = max((day for day in before if day not in copies), default=max(before))
+    if last in copies:
+        last_said = f"{last} (the re-extracted copy)"
+    elif max(before) in copies and max(before) > last:
+        last_said = f"{last} (and in the re-extracted copy of {max(before)})"
+    else:
+        last_said = last
     now = db.execute(
         """SELECT later.number, later.lineage_id FROM lineage_members earlier
            JOIN lineage_members later
@@ -87,7 +102,7 @@ def where_it_went(db: Database, number: str, release: str) -> str:
            WHERE earlier.release = ? AND earlier.number = ?""",
         [release, last, number],
     ).fetchone()
-    said = f"; it was last numbered so in {last}, and that clause"
+    said = f"; it was last numbered so in {last_said}, and that clause"
     if now is None:
         merged = _merge_of(db, number, last, release)
         if merged is not None:

@@ -411,6 +411,27 @@ def test_a_day_is_cited_in_plain_text_only_and_says_so(scourge):
         assert result.stderr.count("\n") == 1 and "--day cites a day in plain text" in result.stderr
 
 
+def test_a_number_gone_sends_the_reader_to_its_last_official_release(scourge):
+    """`cite 214.8b@2004-01-01` said the number was "last numbered so in 2003-05-26" and
+    sent the reader there: the re-extracted copy, unnamed as such. The last release that had
+    it is the official one, and the copy is named as the copy; `trace`, `show` and `cite`
+    say it alike."""
+    store = str(scourge.execute("PRAGMA database_list").fetchone()[2])
+    said = (
+        "it was last numbered so in 2003-03-15 (and in the re-extracted copy of 2003-05-26),"
+        " and that clause is not in it (try 214.8b@2003-03-15 to see where it went)"
+    )
+    for command in (
+        ["trace", "214.8b@2003-07-01"],
+        ["show", "214.8b@2003-07-01"],
+        ["cite", "214.8b@2003-07-01"],
+    ):
+        result = CliRunner().invoke(main, [*command, "--db", store])
+        assert result.exit_code == 1, result.output
+        assert said in result.stderr, (command, result.stderr)
+        assert result.stderr.count("\n") == 1
+
+
 def test_the_releases_table_says_a_row_is_counted_past_the_copy(scourge_site: Path):
     """The 2003-07-01 row counted its changes from 2003-03-15 with the copy's row right below
     it, and said nothing of the release it skipped."""
