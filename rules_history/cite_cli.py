@@ -99,7 +99,7 @@ def cite(
     number, release = clause["number"], clause["release"]
     if number is None:
         raise LookupFailed(
-            f"{rule!r} is a glossary entry in {release}: a citation names a rule number, as"
+            f"{asked[0]!r} is a glossary entry in {release}: a citation names a rule number, as"
             " on the site"
         )
     names, today = set_names(db), date.today().isoformat()

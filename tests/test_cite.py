@@ -103,6 +103,9 @@ def test_a_glossary_entry_or_a_missing_number_is_one_line(store: str) -> None:
     assert code == 1 and output.count("\n") == 1 and "glossary entry" in output
     code, output = run(store, "999.9")
     assert code == 1 and output.count("\n") == 1 and "999.9" in output
+    # a term written with its day, as `trace` takes it, is named bare, as other errors name it
+    code, output = run(store, "active player@2024-06-07")
+    assert code == 1 and output.startswith("error: 'active player' is a glossary entry in ")
 
 
 def test_a_rule_on_a_day_is_written_as_trace_takes_it(store: str) -> None:
