@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from archive.worddiff import word_diffs
@@ -39,9 +41,15 @@ def render_diff(diff: Diff) -> str:
     'in [-play-]{+the battlefield+}'
     >>> print(render_diff([(0, "an {X"), (-1, "} or an "), (1, "}, [-X], or "), (0, "X in it")]))
     an {X[-} or an -]{+}, [\\-X], or +}X in it
+
+    Neighbours of one kind are printed as one, escaped whole: a "{" ending one and a "+"
+    opening the next would otherwise read as a mark.
     """
     marks = {-1: "[-{}-]", 0: "{}", 1: "{{+{}+}}"}
-    return "".join(marks[op].format(_escaped(text)) for op, text in diff)
+    return "".join(
+        marks[op].format(_escaped("".join(text for _op, text in same)))
+        for op, same in groupby(diff, key=itemgetter(0))
+    )
 
 
 def _escaped(text: str) -> str:
