@@ -88,11 +88,12 @@ def where_it_went(db: Database, number: str, release: str) -> str:
     ]
     if not before:
         return ""
-    last = max((day for day in before if day not in copies), default=max(before))
+    newest = max(before)
+    last = max((day for day in before if day not in copies), default=newest)
     if last in copies:
         last_said = f"{last} (the re-extracted copy)"
-    elif max(before) in copies and max(before) > last:
-        last_said = f"{last} (and in the re-extracted copy of {max(before)})"
+    elif newest != last:  # a copy printed it after the last official release that did
+        last_said = f"{last} (and in the re-extracted copy of {newest})"
     else:
         last_said = last
     now = db.execute(

@@ -79,7 +79,7 @@ def cite(
     site (the wording's page; with --day, the day's)."""
     from archive.gaps import day_gap_notice
     from archive.query import release_dates
-    from lineage.derived import derived_releases, is_derived
+    from lineage.derived import derived_releases
     from lineage.runs import first_official_release, number_runs, restored_runs
     from renderer.anchors import nth_anchor
     from renderer.asof_view import valid_day
@@ -103,6 +103,7 @@ def cite(
             " on the site"
         )
     names, today = set_names(db), date.today().isoformat()
+    copies = derived_releases(db)  # read once: the releases read from a derived copy
     day = asked[1] if asked[1] is not None and valid_day(asked[1]) else release
     restores = None  # the earlier wording page of the same words, a copy between (lineage.runs)
     first_official = None  # when the wording's first release is a derived copy
@@ -110,15 +111,15 @@ def cite(
         first = last = release
         path = release_url(release, nth_anchor(clause_anchor(number), clause["printing"]))
         cited = citations(
-            number, release, path, base_url, names.get(release), today, is_derived(db, release)
+            number, release, path, base_url, names.get(release), today, release in copies
         )
     else:
         runs = number_runs(db, release_dates(db), number).get(number, [])
         at = next(i for i, run in enumerate(runs) if release in run.releases)
         run = runs[at]
         first, last = run.start, run.end
-        first_official = first_official_release(run.releases, derived_releases(db))
-        earlier = restored_runs(runs, derived_releases(db), lambda part: _lineage_of(db, part))
+        first_official = first_official_release(run.releases, copies)
+        earlier = restored_runs(runs, copies, lambda part: _lineage_of(db, part))
         if at in earlier:
             restores = {
                 "first": runs[earlier[at]].start,
@@ -131,7 +132,7 @@ def cite(
             base_url,
             names.get(run.start),
             today,
-            derived=is_derived(db, run.start),
+            derived=run.start in copies,
         )
         path = f"{rule_url(number)}{day}/"  # the day's page, as the site serves it
     if day == first or clause["printing"] > 1:  # the cited page is the day's too
@@ -140,7 +141,7 @@ def cite(
         on = day_citation(
             number,
             long_date(day),
-            release_words(release, names.get(release), is_derived(db, release)),
+            release_words(release, names.get(release), release in copies),
             base_url.rstrip("/") + path,
             long_date(today),
         )
