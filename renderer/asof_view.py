@@ -19,7 +19,7 @@ from datetime import date
 
 from archive.effect import states_earlier_effect, states_later_effect
 from renderer.environment import long_date
-from vocabulary.days import ISO_DAY, to_come_notice
+from vocabulary.days import ISO_DAY, day_standing, to_come_notice
 
 # Placeholders in a segment's HTML; static/asof.js fills the same ones.
 SLOTS = (
@@ -27,6 +27,9 @@ SLOTS = (
     "day",
     "release",
     "effective",
+    "standing",
+    "standing_lower",
+    "cited_day",
     "release_url",
     "url",
     "path",
@@ -122,16 +125,24 @@ def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
     (renderer.pages_rules.releases_json): the one in force, when the day is before the later
     day it states it takes effect; or the next one, when the day is on or after the earlier
     day it states it took effect; else empty (its paragraph is then not shown). A day after
-    today (`accessed`) adds that it has not come yet (vocabulary.days.TO_COME)."""
+    today (`accessed`) adds that it has not come yet (vocabulary.days.TO_COME). `standing`
+    opens the answer's sentence and `cited_day` is the day's citation of its release: "in
+    force" only on a day the release was in effect (vocabulary.days.day_standing)."""
     # a site built before the list named the effective days lists [date, label] only
     listed = [[*release, *[""] * 4][:4] for release in releases]
     at = in_force_at(listed, asked.day)
     day, label, stated, notice = listed[at] if at >= 0 else [""] * 4
-    effective = notice if states_later_effect(day, stated) and asked.day < stated else ""
+    not_yet = states_later_effect(day, stated) and asked.day < stated
+    effective = notice if not_yet else ""
+    overtaken = None  # the next release and the earlier day it states, when that day has come
     if not effective and at + 1 < len(listed):
-        upcoming, _label, early, early_notice = listed[at + 1]
+        upcoming, upcoming_label, early, early_notice = listed[at + 1]
         if states_earlier_effect(upcoming, early) and early <= asked.day:
             effective = early_notice
+            overtaken = (upcoming_label, long_date(early))
+    standing, cited_day = day_standing(
+        long_date(asked.day), label, long_date(stated) if not_yet else "", overtaken
+    )
     # a day after today: the answer is the newest release, which a later one may replace
     to_come = to_come_notice(asked.day, asked.accessed.isoformat(), long_date(asked.day))
     return {
@@ -139,6 +150,9 @@ def values(asked: Asked, releases: list[list[str]]) -> dict[str, str]:
         "day": asked.day,
         "release": label,
         "effective": " ".join(notice for notice in (effective, to_come) if notice),
+        "standing": standing,
+        "standing_lower": standing[:1].lower() + standing[1:],
+        "cited_day": cited_day,
         "release_url": f"/releases/{day}/" if day else "/releases/",
         "url": asked.origin.rstrip("/") + asked.path,
         "path": asked.path,

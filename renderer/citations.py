@@ -106,11 +106,11 @@ def bibtex_text(text: str) -> str:
     return _BIBTEX_SPECIAL.sub(r"\\\1", text)
 
 
-def day_citation(number: str, day: str, release: str, url: str, accessed: str) -> str:
-    """The citation of rule `number` on a day (`day`, `release` in force then and
-    `accessed` written out), as /rule/N/DAY/ gives it under "Cite this day" and `cite
-    --day` prints it: the day pages fill it with their values (renderer.asof_view)."""
-    on = f"in force on {day}, release of {release}"
+def day_citation(number: str, on: str, url: str, accessed: str) -> str:
+    """The citation of rule `number` on a day (`on`: the day and the release that answers
+    for it, as vocabulary.days.day_standing words them; `accessed` written out), as
+    /rule/N/DAY/ gives it under "Cite this day" and `cite --day` prints it: the day pages
+    fill it with their values (renderer.asof_view)."""
     return f"{WORK}, rule {number}, {on}. {url}. Accessed {accessed}."
 
 

@@ -25,7 +25,7 @@ import vocabulary.kind_names
 import vocabulary.kinds
 import vocabulary.names
 import vocabulary.numbers
-from vocabulary.days import TO_COME
+from vocabulary.days import IN_FORCE, NOT_YET_IN_EFFECT, OVERTAKEN, TO_COME
 from vocabulary.kind_names import term_label
 from vocabulary.kinds import CHANGE_KINDS, QUIET_KINDS
 from vocabulary.names import DASHES, GLOSSARY_MARK, NOTE, QUOTES
@@ -156,6 +156,8 @@ def vocabulary_js() -> bytes:
         {"value": kind.value, "label": kind.label, "termLabel": term_label(kind)}
         for kind in CHANGE_KINDS
     ]
+    # how a day's answer names its release (vocabulary.days.day_standing; static/asof.js)
+    standings = {"inForce": IN_FORCE, "notYet": NOT_YET_IN_EFFECT, "overtaken": OVERTAKEN}
     lines = [
         "// Generated at build time from the Python package `vocabulary`: do not edit.",
         "(function () {",
@@ -169,7 +171,8 @@ def vocabulary_js() -> bytes:
         f"    caseFolds: {json.dumps(casefold_exceptions(), ensure_ascii=False, sort_keys=True)},",
         f"    kinds: {json.dumps(kinds)},",
         f"    quiet: {json.dumps(sorted(kind.value for kind in QUIET_KINDS))},",
-        f"    toCome: {json.dumps(TO_COME)}",
+        f"    toCome: {json.dumps(TO_COME)},",
+        f"    standings: {json.dumps(standings)}",
         "  };",
         "})();",
         "",

@@ -58,9 +58,10 @@ FORMATS = ("plain", "bibtex", "csl", "wiki")
     "--day",
     "on_day",
     is_flag=True,
-    help="Cite the day asked, as the site's /rule/N/DAY/ does (in force on DAY, the release"
-    " then in force), rather than the wording's own page (on a wording's first day, that"
-    " address is its page: the wording is cited). In plain text, as the day's page.",
+    help="Cite the day asked, as the site's /rule/N/DAY/ does (on DAY, the release that"
+    " answers for it, in force or not yet in effect by its text), rather than the wording's"
+    " own page (on a wording's first day, that address is its page: the wording is cited)."
+    " In plain text, as the day's page.",
 )
 @db_option
 @json_option
@@ -83,7 +84,7 @@ def cite(
     from lineage.runs import first_official_release, number_runs, restored_runs
     from renderer.anchors import nth_anchor
     from renderer.asof_view import valid_day
-    from renderer.citations import citations, day_citation, release_words
+    from renderer.citations import citations, day_citation
     from renderer.environment import clause_anchor, long_date, release_url, rule_url
     from renderer.queries import set_names
 
@@ -140,8 +141,7 @@ def cite(
     else:
         on = day_citation(
             number,
-            long_date(day),
-            release_words(release, names.get(release), release in copies),
+            _day_standing(clause, day, names, copies)[1],
             base_url.rstrip("/") + path,
             long_date(today),
         )
@@ -193,6 +193,24 @@ def cite(
             err=True,
         )
     click.echo(next(f["text"] for f in cited["formats"] if f["key"] == style))
+
+
+def _day_standing(
+    clause: dict[str, Any], day: str, names: dict[str, str | None], copies: set[str]
+) -> tuple[str, str]:
+    """How the day's page names the release that answers for `day` (renderer.asof_view):
+    in force, or not yet in effect by its text, or overtaken by the next one's."""
+    from renderer.citations import release_words
+    from renderer.environment import long_date
+    from vocabulary.days import day_standing
+
+    def words(release: str) -> str:
+        return release_words(release, names.get(release), release in copies)
+
+    not_yet = long_date(clause["takes_effect"]) if "takes_effect" in clause else ""
+    took = clause.get("took_effect")
+    overtaken = (words(took["release"]), long_date(took["stated"])) if took else None
+    return day_standing(long_date(day), words(clause["release"]), not_yet, overtaken)
 
 
 def _as_json(cited: dict[str, Any], in_force: str, first: str, last: str) -> dict[str, Any]:

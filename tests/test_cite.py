@@ -134,7 +134,10 @@ def test_a_day_before_its_release_takes_effect_is_cited_with_that_said(store: st
         "note: the release of 2021-07-12 states that it takes effect on 2021-07-23: on the"
         " days before, it was published but not yet in effect"
     ]
-    assert "in force on July 15, 2021" in before.stdout
+    # the citation itself says it, as the day's page does: copied, it loses the note
+    assert "in force" not in before.stdout
+    assert "as published on July 15, 2021, release of July 12, 2021" in before.stdout
+    assert before.stdout.split(". /rule/")[0].endswith(", in effect from July 23, 2021")
     as_json = json.loads(
         runner.invoke(main, ["cite", "708.2@2021-07-15", "--json", "--db", store]).stdout
     )

@@ -414,6 +414,8 @@ BEFORE_EFFECT = (
     ("702.37c", "2024-07-31"),
     ("702.175", "2024-07-31"),
 )
+# The browser has shown a day's answer (tests/test_site_point_in_time.py: SHOWN).
+DAY_SHOWN = "() => { const v = document.getElementById('asof-day'); return v && !v.hidden; }"
 # what show's and cite's notes say of the day's effect (archive.effect, vocabulary.days)
 EFFECT_SAID = ("takes effect on", "took effect on", "has not come yet")
 NOTED = ("takes_effect", "took_effect", "to_come")  # the keys of show's JSON that carry one
@@ -422,6 +424,23 @@ NOTED = ("takes_effect", "took_effect", "to_come")  # the keys of show's JSON th
 def words(text: str) -> str:
     """Text as words: the page shows _italics_ as emphasis, and spaces as HTML lays them."""
     return " ".join(text.replace("_", "").split())
+
+
+def test_a_day_the_next_release_was_already_in_effect_is_cited_as_such(
+    full_lineage: Database,
+) -> None:
+    """On July 31, 2024 the newest release filed was June 7's, but August 2's text states it
+    took effect on July 30: the day's citation does not call June 7's "in force" (the
+    page's is the same: the test above)."""
+    cited = CliRunner().invoke(
+        main, ["cite", "702.37c@2024-07-31", "--day", "--db", db_file(full_lineage)]
+    )
+    assert cited.exit_code == 0, cited.output
+    assert "in force" not in cited.stdout
+    assert ", as published on July 31, 2024, release of June 7, 2024 " in cited.stdout
+    assert "; the release of August 2, 2024 states that it took effect on July 30, 2024. " in (
+        cited.stdout
+    )
 
 
 def test_any_day_of_any_number_reads_as_show_gives_it(
@@ -601,6 +620,38 @@ def test_the_whole_archive_compares_in_the_browser_as_the_cli_does(
         context.close()
     assert not errors
     assert compared > 1000  # pairs years apart differ in thousands of clauses
+
+
+@pytest.mark.browser
+def test_the_script_answers_a_day_out_of_effect_as_the_server_does(
+    browser: Any, full_site: Path, full_served: str
+) -> None:
+    """On a static host the page's script fills a day's answer (static/asof.js) from the
+    same list of releases as `serve`: for the days whose release is not in effect by its
+    text, or already overtaken by the next one's, the sentence naming the release, its
+    notice and the day's citation read as the server's."""
+    shown = ("p.inforce", "p.unused", "p.effect-note", "#asof-cite-plain")
+    tab = browser.new_context().new_page()
+    answered = 0
+    with static_host(full_site) as host:
+        for number, day in BEFORE_EFFECT:
+            path = f"/rule/{number}/{day}/"
+            with urllib.request.urlopen(full_served + path) as response:
+                server = BeautifulSoup(response.read().decode(), "lxml")
+            if server.select_one("#asof-day p") is None:  # a wording's own page: no day
+                continue
+            answered += 1
+            tab.goto(host.url + path)
+            tab.wait_for_function(DAY_SHOWN)
+            for part in shown:
+                said = server.select_one(f"#asof-day {part}")
+                script = tab.locator(f"#asof-day {part}")
+                if said is None:
+                    assert script.count() == 0, (path, part)
+                    continue
+                expected = " ".join(said.get_text().split()).replace(full_served, host.url)
+                assert " ".join(script.inner_text().split()) == expected, (path, part)
+    assert answered == len(BEFORE_EFFECT) - 1  # all but 708.2's first day, its own page
 
 
 @pytest.mark.browser

@@ -86,6 +86,13 @@ def day_view(html: str) -> str:
     return " ".join(BeautifulSoup(view, "lxml").get_text().split())
 
 
+def day_citation_of(html: str) -> str:
+    """The day's citation on a page shown as of a day."""
+    found = BeautifulSoup(html, "lxml").select_one("#asof-day #asof-cite-plain")
+    assert found is not None
+    return found.get_text()
+
+
 def test_a_day_before_its_release_takes_effect_says_so(
     served: str, small_lineage: Database
 ) -> None:
@@ -94,7 +101,16 @@ def test_a_day_before_its_release_takes_effect_says_so(
     does."""
     status, html = fetch(served + BEFORE_EFFECT)
     assert status == 200 and EFFECT_NOTICE in day_view(html)
-    assert "In force on July 9, 2009: the release of July 8, 2009" in day_view(html)
+    # it was published, not in effect: the answer and the day's citation say so, not "in
+    # force" (a citation is copied without the notice)
+    assert "Published, not yet in effect, on July 9, 2009: the release of July 8, 2009" in (
+        day_view(html)
+    )
+    assert "in force" not in day_citation_of(html)
+    assert (
+        "rule 708.2, as published on July 9, 2009, release of July 8, 2009 (Magic 2010), in"
+        " effect from July 11, 2009." in day_citation_of(html)
+    )
     status, html = fetch(served + "/rule/708.2/2009-07-11/")
     assert status == 200 and "takes effect" not in day_view(html)
     assert '<p class="effect-note"></p>' in html  # empty: not shown
@@ -149,9 +165,23 @@ def test_a_days_values_read_the_list_of_releases_of_either_form() -> None:
     early = [*listed, ["2024-08-02", "August 2, 2024", "2024-07-30", "Already in effect."]]
     assert on("2024-07-29", early)["effective"] == ""
     assert on("2024-07-30", early)["effective"] == on("2024-08-01", early)["effective"]
-    assert on("2024-08-01", early) | {"effective": ""} == on("2024-08-01", listed)
+    told = {"effective", "standing", "standing_lower", "cited_day"}  # what the notice changes
+    assert {k: v for k, v in on("2024-08-01", early).items() if k not in told} == {
+        k: v for k, v in on("2024-08-01", listed).items() if k not in told
+    }
     assert on("2024-08-01", early)["effective"] == "Already in effect."
     assert on("2024-08-02", early)["effective"] == ""
+    # the answer and the day's citation say "in force" only of a release in effect that day
+    standing = {day: on(day, early)["standing"] for day in ("2009-07-09", "2009-07-11")}
+    assert standing == {"2009-07-09": "Published, not yet in effect,", "2009-07-11": "In force"}
+    assert on("2024-08-01", early)["standing"] == "Newest published"
+    assert on("2024-08-01", early)["cited_day"] == (
+        "as published on August 1, 2024, release of July 8, 2009; the release of August 2,"
+        " 2024 states that it took effect on July 30, 2024"
+    )
+    assert on("2024-07-29", early)["cited_day"] == (
+        "in force on July 29, 2024, release of July 8, 2009"
+    )
 
 
 def test_serve_says_what_an_unused_number_became(served: str) -> None:
@@ -266,6 +296,13 @@ def test_static_host_shows_the_day_with_javascript(browser, small_site: Path) ->
         page.goto(base + BEFORE_EFFECT)  # the script says it too, as the server does
         page.wait_for_function(SHOWN)
         assert page.locator("#asof-day p.effect-note").inner_text() == EFFECT_NOTICE
+        with serving(small_site) as served:
+            server = BeautifulSoup(fetch(served + BEFORE_EFFECT)[1], "lxml")
+        for shown in ("#asof-day p.inforce", "#asof-day #asof-cite-plain"):
+            said = server.select_one(shown)
+            assert said is not None
+            expected = " ".join(said.get_text().split()).replace(served, base)
+            assert " ".join(page.locator(shown).inner_text().split()) == expected
     # A host without rewrites answers 404; its page's script goes to the number page.
     with static_host(small_site, rewrites=False) as host:
         base = host.url

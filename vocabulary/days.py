@@ -32,3 +32,45 @@ def to_come_notice(day: str, today: str, written: str | None = None) -> str:
     ''
     """
     return TO_COME.format(day=written or day) if day > today else ""
+
+
+# How an answer for a day names the release that gives it, at the start of its sentence and
+# in the day's citation ({day}, {stated}: dates in words; {release}, {next}: releases as a
+# citation names them). Most days, the newest release filed by then is in force. A release
+# whose text states a later day was only published on the days before it; on the days from
+# the earlier day a release's text states up to its file, the newest filed release was
+# already out of date. A citation is copied without the page's notes: it says so itself.
+IN_FORCE = ("In force", "in force on {day}, release of {release}")
+NOT_YET_IN_EFFECT = (
+    "Published, not yet in effect,",
+    "as published on {day}, release of {release}, in effect from {stated}",
+)
+OVERTAKEN = (
+    "Newest published",
+    "as published on {day}, release of {release}; the release of {next} states that it"
+    " took effect on {stated}",
+)
+
+
+def day_standing(
+    day: str, release: str, not_yet: str = "", overtaken: tuple[str, str] | None = None
+) -> tuple[str, str]:
+    """(how the sentence on `day` opens, the day's citation of `release`): `not_yet` is the
+    later day the release states it takes effect, when `day` is before it; `overtaken`, the
+    next release and the earlier day it states, when `day` is on or after that one.
+
+    >>> day_standing("July 9, 2009", "July 8, 2009", not_yet="July 11, 2009")[1]
+    'as published on July 9, 2009, release of July 8, 2009, in effect from July 11, 2009'
+    >>> day_standing("May 2, 2009", "May 1, 2009")
+    ('In force', 'in force on May 2, 2009, release of May 1, 2009')
+    """
+    if not_yet:
+        opening, cited = NOT_YET_IN_EFFECT
+        return opening, cited.format(day=day, release=release, stated=not_yet)
+    if overtaken is not None:
+        opening, cited = OVERTAKEN
+        return opening, cited.format(
+            day=day, release=release, next=overtaken[0], stated=overtaken[1]
+        )
+    opening, cited = IN_FORCE
+    return opening, cited.format(day=day, release=release)

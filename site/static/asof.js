@@ -53,12 +53,26 @@
     var upcoming = releases[at + 1] || ["", "", "", ""];
     var now = new Date();
     var accessed = now.getFullYear() + "-" + pad(now.getMonth() + 1) + "-" + pad(now.getDate());
+    // the release's own notice, on a day before the later one it states it takes effect;
+    // or the next one's, on a day from the earlier one it states it took effect
+    var notYet = release[2] && release[0] < release[2] && day < release[2];
+    var overtaken = !notYet && upcoming[2] && upcoming[2] < upcoming[0] && upcoming[2] <= day;
+    // how the answer and the day's citation name the release (vocabulary.days.day_standing)
+    var standings = window.rulesVocabulary.standings;
+    var standing = notYet ? standings.notYet : overtaken ? standings.overtaken : standings.inForce;
+    var fields = {
+      day: longDate(day), release: release[1],
+      stated: notYet ? longDate(release[2]) : overtaken ? longDate(upcoming[2]) : "",
+      next: overtaken ? upcoming[1] : ""
+    };
     var values = {
       date: longDate(day), day: day, release: release[1],
-      // the release's own notice, on a day before the later one it states it takes effect;
-      // or the next one's, on a day from the earlier one it states it took effect
-      effective: release[2] && release[0] < release[2] && day < release[2] ? release[3]
-        : upcoming[2] && upcoming[2] < upcoming[0] && upcoming[2] <= day ? upcoming[3] : "",
+      effective: notYet ? release[3] : overtaken ? upcoming[3] : "",
+      standing: standing[0],
+      standing_lower: standing[0].charAt(0).toLowerCase() + standing[0].slice(1),
+      cited_day: standing[1].replace(/\{(day|release|stated|next)\}/g, function (_m, name) {
+        return fields[name];
+      }),
       release_url: release[0] ? "/releases/" + release[0] + "/" : "/releases/",
       url: location.origin + path, path: path,
       accessed: longDate(accessed), accessed_day: accessed
