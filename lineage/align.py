@@ -1340,7 +1340,7 @@ def _classify(old: list[Clause], new: list[Clause], result: Alignment) -> None:
         elif (
             before.version_hash == clause.version_hash
             and before.label == clause.label
-            and before.examples == clause.examples
+            and before.example_versions == clause.example_versions
         ):
             kinds[n] = UNCHANGED  # most clauses: decided without looking further
         else:

@@ -48,7 +48,6 @@ from sqlite_utils import Database
 
 from archive.collector import collector_paused
 from archive.keyed import keyed_rows, keyed_values
-from archive.normalise import same_but_formatting
 from archive.query import examples_of_parts, release_dates
 from archive.store import alignment_identities
 from archive.worddiff import Diff, WordDiffs, diff_of_shape, diff_shape, needs_diffing, pair_key
@@ -72,7 +71,7 @@ from vocabulary.kinds import (
     WORDING_CHANGES,
 )
 
-DERIVED_VERSION = 20  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 21  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE, RENUMBERED_EXAMPLE})
 # Kinds of change that may leave a clause's own words as they were (a renumbering; a split or
 # a merge, where the clause gave a piece away or took another in): blame reads its texts.
@@ -166,22 +165,17 @@ def _store_counts(db: Database, dates: list[str]) -> None:
 
 def _new_examples_only(db: Database, events: list[tuple[Any, ...]]) -> set[tuple[int, int]]:
     """(old part, new part) of each event that kept its rule's words (`SAME_WORDS_POSSIBLE`)
-    while its examples changed beyond typography: its text changed all the same (2009: 202.2b
-    renumbered 201.2b, whose example went "into play" -> "onto the battlefield"; the change
-    is named by its number, which says more). Only these events are read for their examples:
-    the rest say by their kind or their text whether the text changed."""
+    while its examples changed, if only in typography: its text changed all the same (2009:
+    202.2b renumbered 201.2b, whose example went "into play" -> "onto the battlefield"; the
+    change is named by its number, which says more). Only these events are read for their
+    examples: the rest say by their kind or their text whether the text changed."""
     pairs = [
         (old, new)
         for _lineage, _release, kind, words_changed, old, new in events
         if kind in SAME_WORDS_POSSIBLE and not words_changed and old is not None and new is not None
     ]
-    examples = examples_of_parts(db, [part for pair in pairs for part in pair], normalised=True)
-    return {
-        (old, new)
-        for old, new in pairs
-        if examples[old] != examples[new]
-        and not same_but_formatting(joined_examples(examples[old]), joined_examples(examples[new]))
-    }
+    examples = examples_of_parts(db, [part for pair in pairs for part in pair])
+    return {(old, new) for old, new in pairs if examples[old] != examples[new]}
 
 
 def _store_blame(db: Database, start: str) -> None:
@@ -396,6 +390,7 @@ class _MemberStates:
                 part, kind, number, parent, title, version, normalised[version], position
             )
             clause.examples = joined_examples(normalised[example] for example in owned[member])
+            clause.example_versions = tuple(owned[member])
             found[member] = clause
         return found
 

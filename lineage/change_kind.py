@@ -82,6 +82,10 @@ def kind_of_change(old: Clause, new: Clause, number_map: dict[str | None, str | 
         if same_but_formatting(old.examples, new.examples):
             return FORMATTING if kind == UNCHANGED else kind
         return RENUMBERED_EXAMPLE if kind == RENUMBERED else EXAMPLE
+    if kind == UNCHANGED and old.example_versions != new.example_versions:
+        # the same words in another typography ("Choose an artifact card name." in straight
+        # quotes, 2019-01-25), which the normalised texts fold: the rule's text changed
+        return FORMATTING
     return kind
 
 

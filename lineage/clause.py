@@ -27,6 +27,9 @@ class Clause:
     normalised: str
     position: int
     examples: str = ""  # the normalised text of the rule's examples, one a line
+    # their versions, in order: the same exactly when their texts are, typography included
+    # (`kind_of_change` names a change of their typography alone `formatting`)
+    example_versions: tuple[str, ...] = ()
     heading: bool = False  # set from the rest: see `is_heading`
     pairing: str = ""  # which clauses this one may continue: see `is_heading`
 

@@ -89,6 +89,7 @@ class _Member:
                 part, kind, number, parent, title, version, self.normalised, position
             )
             self._clause.examples = self.examples
+            self._clause.example_versions = self.example_versions
         return self._clause
 
 

@@ -50,7 +50,7 @@ from vocabulary.kinds import ADDED, MERGED, SPLIT, UNCHANGED
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 116
+ALIGN_VERSION = 117
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 LINEAGE_TABLES = ("lineage_members", "lineage_events")  # the tables the build writes with keys
@@ -125,17 +125,18 @@ def with_examples(rows: Iterable[tuple[Any, ...]]) -> list[Clause]:
     to the last printing of its number before it (`archive.printings.examples_by_owner`: a
     number printed twice has two rules, each with its own examples)."""
     clauses: list[Clause] = []
-    examples: list[tuple[str | None, int, str]] = []
+    examples: list[tuple[str | None, int, tuple[str, str]]] = []
     for row in rows:
         if row[1] == EXAMPLE_PART:
-            examples.append((row[3], row[7], row[6]))
+            examples.append((row[3], row[7], (row[6], row[5])))
         else:
             clauses.append(Clause(*row))
     rules = [(c.part_id, c.number, c.position) for c in clauses if c.group == "rule"]
     owned = examples_by_owner(rules, examples)
     for clause in clauses:
         if clause.part_id in owned:
-            clause.examples = joined_examples(owned[clause.part_id])
+            clause.examples = joined_examples(text for text, _version in owned[clause.part_id])
+            clause.example_versions = tuple(version for _text, version in owned[clause.part_id])
     return clauses
 
 

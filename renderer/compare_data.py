@@ -203,6 +203,7 @@ def _state(
     clause = Clause(part, kind, number, parent, title, version, normalised, position)
     if examples:
         clause.examples = joined_examples(versions[example][0] for example in examples)
+        clause.example_versions = examples
         text = member_text(text, [versions[example][1] for example in examples])
     return clause, text
 

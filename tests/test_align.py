@@ -111,6 +111,22 @@ def test_reference_formatting_and_wording_are_told_apart() -> None:
     assert mask_references("rules 504.2 and 702.34a") == "rules # and #"
 
 
+def test_an_examples_typography_alone_is_formatting() -> None:
+    """Normalised texts fold typography, so the examples' versions say whether an example
+    changed at all: straight quotes for curly ones in an example alone are `formatting`
+    (2019-01-25), the same versions are `unchanged`."""
+    rule = "If a player is instructed to choose a card name, the player must choose one."
+    curly = "Example: It reads \u201cChoose a name.\u201d"
+    straight = 'Example: It reads "Choose a name."'
+    before, after = clause("201.3a", rule, 0), clause("201.3a", rule, 0)
+    before.examples, after.examples = normalise(curly), normalise(straight)
+    assert before.examples == after.examples  # the normalised texts cannot tell them apart
+    before.example_versions, after.example_versions = ("curly",), ("straight",)
+    assert kind_of_change(before, after, {}) == "formatting"
+    after.example_versions = ("curly",)
+    assert kind_of_change(before, after, {}) == "unchanged"
+
+
 def entry(term: str, definition: str, position: int = 0) -> Clause:
     text = f"{term}\n{definition}"
     return Clause(position, "glossary", None, None, term, text, normalise(text), position)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from click.testing import CliRunner
 from sqlite_utils import Database
 
 from archive.errors import LookupFailed
 from archive.manifest import CAPTURES_DIR
 from lineage.blame import blame
+from rules_history.cli import main
 
 CRYSTAL_KEEP = CAPTURES_DIR / "web" / "004_8ea5d1f45091d969.txt"
 DATED = re.compile(r"(504\.\d+) - .*?\[CompRules (\d{4})/(\d{2})/(\d{2})\]")
@@ -44,6 +47,23 @@ def test_blame_follows_renumbering(full_lineage: Database) -> None:
     assert rows["708.2"]["since"] == "2009-07-08"
     assert rows["708.2"]["text_since"] == "2021-07-12"
     assert rows["708.3"]["text_since"] == "2019-05-03"  # renumbered word for word in 2021
+
+
+def test_an_examples_typography_dates_the_text_not_the_wording(full_lineage: Database) -> None:
+    """201.3a kept its words and its example's from 2017 to 2019, but the example's quotation
+    marks went straight on 2019-01-25 and curly again on 2019-05-03: a change of its text
+    (`text_since`), listed as `formatting` by `diff`, not of its wording (`since`). 601.3a's
+    example alone went "can't" -> "can’t" on 2021-06-09."""
+    (row,) = blame(full_lineage, "2019-05-03", "201.3a")
+    assert (row["since"], row["text_since"]) == ("2017-04-28", "2019-05-03")
+    (row,) = blame(full_lineage, "2026-08-07", "601.3a")
+    assert (row["since"], row["text_since"]) == ("2018-06-08", "2021-06-09")
+    path = full_lineage.execute("PRAGMA database_list").fetchone()[2]
+    listed = CliRunner().invoke(
+        main, ["diff", "2019-01-25", "2019-05-03", "--rule", "201.3a", "--json", "--db", path]
+    )
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.stdout)["summary"] == {"formatting": 1}
 
 
 def test_a_heading_that_took_another_in_keeps_its_wordings_date(full_lineage: Database) -> None:
