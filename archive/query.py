@@ -16,7 +16,7 @@ from archive.printings import Printing, printing_of
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
 from vocabulary.days import ISO_DAY_PATTERN
-from vocabulary.numbers import is_rule_number, is_under
+from vocabulary.numbers import is_rule_number
 
 DATE = re.compile(rf"^{ISO_DAY_PATTERN}$")
 
@@ -223,24 +223,39 @@ def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
     }
 
 
+# How deep each numbered kind stands: what a heading holds ends at the next clause printed
+# as deep as it, or less (the next section ends a section, the next rule a rule).
+_DEPTH = {"chapter": 0, "section": 1, "rule": 2, "subrule": 3}
+
+
 def _contents(db: Database, release: str, printing: Printing, heading: str) -> list[dict[str, Any]]:
-    """Every clause numbered under `heading` in `release` that its `printing` owns, in order,
-    each with its examples."""
+    """Every clause `release` prints under `heading` (its `printing`), in order, each with
+    its examples: the clauses after it up to the next one printed as deep as it or less.
+
+    Where a clause is printed, not what its number says, as the keyword pages read it
+    (lineage.headings): the two differ only where the text errs. 2005-08-01 prints a
+    "605.2c" among section 609's rules, and 2006-05-01 rules 501.2-501.6 in section 510: a
+    reader of the release sees them there."""
+    kind, start = db.execute(
+        "SELECT kind, position FROM clauses WHERE release = ? AND part_id = ?",
+        [release, printing.part_id],
+    ).fetchone()
+    depth = _DEPTH.get(kind, 0)
     contents: list[dict[str, Any]] = []
     for row in db.query(
-        """SELECT kind, number, parent, text, position FROM clauses WHERE release = ?
-           AND kind IN ('section', 'rule', 'subrule', 'example') ORDER BY position""",
-        [release],
+        """SELECT kind, number, parent, text FROM clauses WHERE release = ? AND position > ?
+           AND kind IN ('chapter', 'section', 'rule', 'subrule', 'example') ORDER BY position""",
+        [release, start],
     ):
-        if not printing.owns(row["position"]):
-            continue
         if row["kind"] == "example":
             if contents and row["parent"] == contents[-1]["number"]:
                 contents[-1]["examples"].append(row["text"])
-        elif row["number"] != heading and is_under(row["number"], heading):
-            contents.append(
-                {"number": row["number"], "kind": row["kind"], "text": row["text"], "examples": []}
-            )
+            continue
+        if _DEPTH[row["kind"]] <= depth:
+            break
+        contents.append(
+            {"number": row["number"], "kind": row["kind"], "text": row["text"], "examples": []}
+        )
     return contents
 
 

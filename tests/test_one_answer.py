@@ -32,6 +32,7 @@ from static_host import static_host
 from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, compare
 from test_site_point_in_time import SHOWN
 
+from archive.query import show
 from archive.store import store_file
 from lineage.derived import derived_releases
 from renderer.citations import ACCESS_PLACEHOLDER
@@ -790,3 +791,43 @@ def test_a_days_effect_notice_reads_alike_on_a_static_host(
             page.wait_for_function(SHOWN)
             note = page.locator("#asof-day p.effect-note")
             assert (note.inner_text().strip() if note.count() else "") == served_text, path
+
+
+def test_every_release_page_names_its_set_as_releases_does(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """A release's page gives the set code `releases` gives, also for a release whose set
+    has no name in the archive's list (2007-09-07: MED)."""
+    for release in cli_json(full_lineage, "releases"):
+        page = (full_site / "releases" / release["date"] / "index.html").read_text()
+        header = BeautifulSoup(page.split("<h1", 1)[1].split("</p>", 1)[0], "lxml").get_text()
+        if release["set_code"]:
+            assert f" {release['set_code']}" in header, release["date"]
+        if release["name"]:
+            assert release["name"] in header, release["date"]
+
+
+def test_show_lists_under_a_heading_what_its_keyword_page_lists(full_lineage: Database) -> None:
+    """`show` of a section, keyword rule or chapter lists the clauses its release prints under
+    it, as the keyword pages do (lineage.headings): where the text errs, by where a clause
+    stands, not by its number. 2005-08-01 prints a "605.2c" among the Teams variant's rules
+    (609), 2006-05-01 the Status rules "501.2"-"501.6" in section 510, 2004-06-01 a
+    "502.35b" under Scry (502.36)."""
+    checked = 0
+    for release, number, kind, children in full_lineage.execute(
+        "SELECT release, number, kind, children FROM headings"
+        " WHERE release IN ('1999-04-23', '2004-06-01', '2005-08-01', '2006-05-01', '2026-08-07')"
+    ).fetchall():
+        shown = show(full_lineage, number, release)
+        listed = [
+            c["number"] for c in shown["contents"] if kind != "chapter" or c["kind"] == "section"
+        ]
+        assert listed == [line.split(" ", 1)[0] for line in children.split("\n") if line], (
+            release,
+            number,
+        )
+        checked += 1
+    assert checked > 900  # every heading of five releases
+    teams = show(full_lineage, "609", "2005-08-01")["contents"]
+    assert "605.2c" in [c["number"] for c in teams]
+    assert "Teams" not in str(show(full_lineage, "605", "2005-08-01")["contents"])
