@@ -99,6 +99,13 @@ def charted_counts(found: list[Change]) -> dict[str, int]:
     return counts([change for change in found if change.kind != FORMATTING])
 
 
+def unconfirmed_formatting(found: list[Change]) -> int:
+    """How many of a derived copy's unconfirmed differences are formatting-only: `counts`
+    holds them under "unconfirmed", the chart and the list of changed clauses leave them out
+    (the 2003-05-26 copy's 23 of 264); each page with the count says so beside it."""
+    return sum(1 for change in found if change.unconfirmed and change.kind == FORMATTING)
+
+
 def counts(found: list[Change]) -> dict[str, int]:
     tally: dict[str, int] = {kind.value: 0 for kind in KINDS}
     for change in found:

@@ -8,7 +8,13 @@ from typing import Any
 from archive.capture_diffs import release_captures
 from archive.gaps import stored_gaps
 from lineage.compare import compared_with
-from renderer.changes import UNCONFIRMED, Change, charted_counts, counts
+from renderer.changes import (
+    UNCONFIRMED,
+    Change,
+    charted_counts,
+    counts,
+    unconfirmed_formatting,
+)
 from renderer.context import Site
 from renderer.environment import clause_anchor
 from renderer.explained import explained, unmatched
@@ -48,6 +54,8 @@ DIFF_GROUPS = (
     FORMATTING,
 )
 
+MOST_RENUMBERED = 3  # the releases the renumbering index names in its opening sentence
+
 
 def build_releases(site: Site) -> None:
     rows = site.releases
@@ -62,6 +70,7 @@ def build_releases(site: Site) -> None:
             "skips": base[row["date"]] != (site.dates[i - 1] if i else None),
             "derived": row["date"] in site.derived,
             "counts": counts(by_release[row["date"]]),
+            "unconfirmed_formatting": unconfirmed_formatting(by_release[row["date"]]),
             "charted": charted_counts(by_release[row["date"]]),
         }
         for i, row in enumerate(rows)
@@ -166,6 +175,7 @@ def _release_page(
                 site.model.printing_anchors,
             ),
             "counts": counts(found),
+            "unconfirmed_formatting": unconfirmed_formatting(found),
             "changed": [c for c in found if c.kind != FORMATTING],
             "renumbered": any(c.renumbers for c in found) and not row["derived"],
             "gaps": gaps,
@@ -248,6 +258,7 @@ def _diff_page(
             "old": old["date"],
             "new": new["date"],
             "counts": counts(found),
+            "unconfirmed_formatting": unconfirmed_formatting(found),
             "unchanged": new["unchanged"],
             "groups": [(k, groups[k]) for k in order],
             "gaps": gaps,
@@ -305,4 +316,12 @@ def _renumbering_pages(site: Site, by_release: dict[str, list[Change]]) -> None:
             moves=sorted(moves.items(), key=lambda item: (-item[1], item[0])),
             across=sum(1 for old, new in moves if old != new),  # the rest stayed in theirs
         )
-    site.page("renumbering/index.html", "renumbering_index.html", title="Renumbering", rows=index)
+    # the releases that renumbered the most clauses, as the table counts them
+    most = sorted(index, key=lambda row: (-row["count"], row["date"]))[:MOST_RENUMBERED]
+    site.page(
+        "renumbering/index.html",
+        "renumbering_index.html",
+        title="Renumbering",
+        rows=index,
+        most=most,
+    )

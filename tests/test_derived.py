@@ -464,6 +464,12 @@ def test_the_releases_chart_leaves_out_the_copys_formatting_only_changes_too(
     assert unconfirmed["formatting"] > 0 and f"unconfirmed {charted}" in label
     formatting = diffed["summary"]["formatting"] + unconfirmed["formatting"]
     assert label.endswith(f"; and {formatting} formatting-only")
+    # the table's row, the release page and the diff page count them among the unconfirmed
+    # differences, and say how many they are, so that the chart's figure is found again
+    said = f"unconfirmed {sum(unconfirmed.values())} ({unconfirmed['formatting']} formatting-only)"
+    for page in ("releases", "releases/2003-05-26", "diff/2003-03-15/2003-05-26"):
+        shown = (scourge_site / page / "index.html").read_text(encoding="utf-8")
+        assert said in " ".join(BeautifulSoup(shown, "lxml").get_text().split()), page
 
 
 def test_the_note_of_a_glossary_entrys_own_wording_names_a_command_that_shows_it(scourge):

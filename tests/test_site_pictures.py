@@ -164,8 +164,15 @@ def test_a_renumbering_counts_clauses_not_rows(small_site: Path) -> None:
     assert intro.startswith(f"{len(olds)} clauses of the ")
     assert f"({len(rows)} rows below: a clause split into several has a row for each)" in intro
     index = soup(small_site, "renumbering/index.html")
-    link = index.select_one('a[href="/renumbering/2009-07-08/"]')
+    link = index.select_one('tbody a[href="/renumbering/2009-07-08/"]')
     assert link and link.find_parent("tr").select_one("td.num").get_text() == str(len(olds))
+    # its opening names the releases that renumbered the most, by its own table's counts
+    counts = {
+        row.select_one("a")["href"]: int(row.select_one("td.num").get_text())
+        for row in index.select("tbody tr")
+    }
+    named = [a["href"] for a in index.select_one("main p").select("a")]
+    assert named == sorted(counts, key=lambda href: (-counts[href], href))[:3]
 
 
 def test_a_diff_folds_its_formatting_only_changes_and_counts_them(

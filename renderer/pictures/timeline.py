@@ -71,8 +71,8 @@ def _description(bars: Sequence[ReleaseBar]) -> str:
     named = ", ".join(f"{bar.date} ({bar.total:,})" for bar in biggest)
     return (
         f"One bar per release, {len(bars)} in date order, stacked by kind of change from the "
-        f"release before; formatting-only changes are left out. The most changes: {named}. "
-        "The table below gives every count."
+        "official release before; formatting-only changes are left out. The most changes:"
+        f" {named}. The table below gives every count."
     )
 
 
