@@ -15,18 +15,21 @@ from typing import Any
 from markupsafe import Markup
 
 from archive.explanations import called_new
+from renderer.citations import release_notes
 from renderer.context import Site
 from renderer.environment import long_date_html
 
 
 def install(site: Site) -> None:
-    """Give the templates `release_label(date)`: 'July 8, 2009 (Magic 2010)'."""
-    names = site.model.names
+    """Give the templates `release_label(date)`: 'July 8, 2009 (Magic 2010)'; a release
+    read from a derived copy says so, as its citations do: 'May 26, 2003 (Scourge;
+    re-extracted copy)' (a keyword's era or a day's answer may begin with its words)."""
+    names, copies = site.model.names, site.derived
 
     @cache  # a few hundred days, named on thousands of pages
     def release_label(day: str) -> Markup:
-        name, when = names.get(day), long_date_html(day)
-        return Markup("{} ({})").format(when, name) if name else when
+        notes, when = release_notes(names.get(day), day in copies), long_date_html(day)
+        return Markup("{} ({})").format(when, "; ".join(notes)) if notes else when
 
     site.env.globals["release_label"] = release_label
     site.env.globals["called_new"] = called_new  # where an article and the lineage disagree

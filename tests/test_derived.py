@@ -354,6 +354,17 @@ def test_a_keyword_page_says_which_printing_is_the_copys(scourge_site: Path):
         assert ("re-extracted copy" in printed) == (day == "2003-05-26"), day
 
 
+def test_a_keyword_era_that_begins_with_the_copy_says_so(scourge_site: Path):
+    """Storm's 502.30 is first printed by the copy of 2003-05-26, and its printing runs on
+    into the official releases: the era and the printing began "May 26, 2003 (Scourge)",
+    with no word of the copy (the morph page marks a printing the copy alone has)."""
+    page = BeautifulSoup((scourge_site / "keyword/storm/index.html").read_text(), "lxml")
+    era = " ".join(page.select_one("main h2[id^=era-h]").get_text().split())
+    assert era.startswith("502.30 May 26, 2003 (Scourge; re-extracted copy) –")
+    (printing,) = page.select("details summary")
+    assert "May 26, 2003 (Scourge; re-extracted copy) –" in printing.get_text()
+
+
 def test_a_citation_of_the_copy_says_it_is_one(scourge, scourge_site: Path):
     """`cite 420.5e@SCG` cited the copy's wording ('the Legend rule.' in single quotes, which
     no official release printed) as any release's, and so did the page's "Cite this rule"."""
