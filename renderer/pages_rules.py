@@ -267,6 +267,8 @@ def _number_page(
             "number": number,
             "runs": items,
             "groups": groups,
+            # a clause the number named again later (715.3a: 2019, then 2023) is one clause
+            "clauses": len({group["history"] or group["title"] for group in groups}),
             "runs_json": json.dumps(resolver).replace("</", "<\\/"),
             "segments": day_segments(segments, site.model.gaps),  # one answer by day each
             "days": list(zip(segments, spanned, strict=True)),  # the list of every day

@@ -831,3 +831,30 @@ def test_show_lists_under_a_heading_what_its_keyword_page_lists(full_lineage: Da
     teams = show(full_lineage, "609", "2005-08-01")["contents"]
     assert "605.2c" in [c["number"] for c in teams]
     assert "Teams" not in str(show(full_lineage, "605", "2005-08-01")["contents"])
+
+
+def test_a_number_page_counts_each_clause_it_named_once(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """715.3a named one clause from 2019, another in 2021-2023 (716.3a was renumbered back),
+    then the first again: its page said "named 3 different clauses", where `trace` finds
+    two. Every number page's count is the store's count of lineages that carried the
+    number, but where a release printed the number for two clauses (the page follows the
+    first printing, and says so)."""
+    carried = dict(
+        full_lineage.execute(
+            "SELECT number, count(DISTINCT lineage_id) FROM lineage_members"
+            " WHERE kind != 'glossary' GROUP BY number"
+        ).fetchall()
+    )
+    checked = 0
+    for page in (full_site / "rule").glob("*/index.html"):
+        text = page.read_text(encoding="utf-8")
+        if 'class="printed-again"' in text:
+            continue
+        named = re.search(r"It has named (\d+) different clauses", text)
+        assert (int(named[1]) if named else 1) == carried[page.parent.name], page.parent.name
+        checked += 1
+    assert checked > 5000
+    page = (full_site / "rule/715.3a/index.html").read_text(encoding="utf-8")
+    assert "It has named 2 different clauses; they are listed by date, a clause again" in page
