@@ -12,7 +12,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed, NotANumber, quoted
 from archive.lookup import find
-from archive.printings import Printing, printing_of
+from archive.printings import printing_of
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
 from vocabulary.days import ISO_DAY_PATTERN
@@ -218,7 +218,9 @@ def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
         "duplicates": printing.count - 1,
         "printing": printing.nth,  # which of them (archive.printings), from 1
         "witnesses": witnesses_for(db, release, wanted),
-        "contents": _contents(db, release, printing, wanted) if row["kind"] != "subrule" else [],
+        "contents": _contents(db, release, row["kind"], row["position"])
+        if row["kind"] != "subrule"
+        else [],
         "also_named": list(found.also),
     }
 
@@ -228,18 +230,15 @@ def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
 _DEPTH = {"chapter": 0, "section": 1, "rule": 2, "subrule": 3}
 
 
-def _contents(db: Database, release: str, printing: Printing, heading: str) -> list[dict[str, Any]]:
-    """Every clause `release` prints under `heading` (its `printing`), in order, each with
-    its examples: the clauses after it up to the next one printed as deep as it or less.
+def _contents(db: Database, release: str, kind: str, start: int) -> list[dict[str, Any]]:
+    """Every clause `release` prints under the heading of `kind` at position `start`, in
+    order, each with its examples: the clauses after it up to the next one printed as deep
+    as it or less.
 
     Where a clause is printed, not what its number says, as the keyword pages read it
     (lineage.headings): the two differ only where the text errs. 2005-08-01 prints a
     "605.2c" among section 609's rules, and 2006-05-01 rules 501.2-501.6 in section 510: a
     reader of the release sees them there."""
-    kind, start = db.execute(
-        "SELECT kind, position FROM clauses WHERE release = ? AND part_id = ?",
-        [release, printing.part_id],
-    ).fetchone()
     depth = _DEPTH.get(kind, 0)
     contents: list[dict[str, Any]] = []
     for row in db.query(

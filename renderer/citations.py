@@ -80,6 +80,11 @@ def release_notes(name: str | None, derived: bool = False) -> list[str]:
     return [note for note in (name, COPY_NOTE if derived else None) if note]
 
 
+def release_parenthesis(name: str | None, derived: bool = False) -> str:
+    """What follows a release's date in brackets: 'Scourge; re-extracted copy' ("" for none)."""
+    return "; ".join(release_notes(name, derived))
+
+
 def release_words(release: str, name: str | None, derived: bool = False) -> str:
     """A release as a citation names it: 'July 8, 2009 (Magic 2010)'; a release read from a
     derived copy says so, since its wording is the copy's: 'May 26, 2003 (Scourge;
@@ -88,8 +93,8 @@ def release_words(release: str, name: str | None, derived: bool = False) -> str:
     >>> release_words("2003-05-26", "Scourge", derived=True)
     'May 26, 2003 (Scourge; re-extracted copy)'
     """
-    notes = release_notes(name, derived)
-    return long_date(release) + (f" ({'; '.join(notes)})" if notes else "")
+    notes = release_parenthesis(name, derived)
+    return long_date(release) + (f" ({notes})" if notes else "")
 
 
 # BibTeX's special characters in running text (a set name: "Dungeons & Dragons: Adventures

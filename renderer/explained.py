@@ -15,7 +15,7 @@ from typing import Any
 from markupsafe import Markup
 
 from archive.explanations import called_new
-from renderer.citations import release_notes
+from renderer.citations import release_parenthesis
 from renderer.context import Site
 from renderer.environment import long_date_html
 
@@ -28,8 +28,8 @@ def install(site: Site) -> None:
 
     @cache  # a few hundred days, named on thousands of pages
     def release_label(day: str) -> Markup:
-        notes, when = release_notes(names.get(day), day in copies), long_date_html(day)
-        return Markup("{} ({})").format(when, "; ".join(notes)) if notes else when
+        notes, when = release_parenthesis(names.get(day), day in copies), long_date_html(day)
+        return Markup("{} ({})").format(when, notes) if notes else when
 
     site.env.globals["release_label"] = release_label
     site.env.globals["called_new"] = called_new  # where an article and the lineage disagree

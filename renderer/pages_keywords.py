@@ -17,7 +17,7 @@ from typing import Any
 
 from lineage.headings import HeadingMember
 from renderer.anchors import distinct
-from renderer.citations import release_notes
+from renderer.citations import release_parenthesis
 from renderer.context import Site
 from renderer.environment import clause_anchor
 from renderer.writer import context_key
@@ -101,7 +101,7 @@ def build_keywords(site: Site) -> list[Keyword]:
     # each release as a date's parenthesis names it: its set, and a derived copy as such (an
     # era may begin with the copy's words: Storm's 502.30, 2003-05-26)
     names = {
-        row["date"]: "; ".join(release_notes(row.get("name"), row["date"] in site.derived))
+        row["date"]: release_parenthesis(row.get("name"), row["date"] in site.derived)
         for row in site.releases
     }
     # a title several headings have (nine sections are "General"): each page's title and
