@@ -21,6 +21,7 @@ from renderer.citations import release_parenthesis
 from renderer.context import Site
 from renderer.environment import clause_anchor
 from renderer.writer import context_key
+from vocabulary.kinds import REMOVED
 from vocabulary.names import fold
 
 SHOWN_TEXTS = 400  # clause texts a page prints in full; past it, earlier wordings are links
@@ -107,17 +108,22 @@ def build_keywords(site: Site) -> list[Keyword]:
     # a title several headings have (nine sections are "General"): each page's title and
     # heading add its number, so that no two pages are named alike
     titles = Counter(k.title for k in found)
+    urls = {k.lineage: keyword_url(k) for k in found}
     for k in found:
         members = site.model.headings[k.lineage]
         eras = _eras(members)
         label = f"{k.title} ({k.numbers[-1]})" if titles[k.title] > 1 else k.title
         shown = _shown(k, eras, site.dates[-1])
-        key = context_key([*shown, site.model.history_url.get(k.lineage), label])
+        after = _afterwards(site, k, urls)
+        key = context_key([*shown, site.model.history_url.get(k.lineage), label, after])
 
         def context(
-            k: Keyword = k, eras: list[dict[str, Any]] = eras, label: str = label
+            k: Keyword = k,
+            eras: list[dict[str, Any]] = eras,
+            label: str = label,
+            after: dict[str, Any] | None = after,
         ) -> dict[str, Any]:
-            return _context(site, k, eras, names, label)
+            return {**_context(site, k, eras, names, label), "after": after}
 
         site.lazy_page(f"keyword/{k.slug}/index.html", "keyword.html", context, key)
     site.page(
@@ -127,6 +133,38 @@ def build_keywords(site: Site) -> list[Keyword]:
         groups=_index_groups(found),
     )
     return found
+
+
+def _afterwards(site: Site, k: Keyword, urls: dict[int, str]) -> dict[str, Any] | None:
+    """What became of a heading no longer printed, and in which release: merged into a
+    clause still in the rules (its number today, its keyword page or else its history: as
+    the history page and `trace` say), its clause still in the rules without its title (a
+    heading that became a rule: 418.3 is 611.2 today), or removed. None for a heading in
+    force, or one whose clause went where no page follows it today."""
+    if k.current:
+        return None
+    model = site.model
+    merged = model.merged_into_today(k.lineage)
+    if merged is not None:
+        release, into = merged
+        titled = model.headings.get(into["id"])
+        return {
+            "kind": "merged",
+            "release": release,
+            "number": into["last_number"],
+            "title": titled[-1].title if titled else None,
+            "url": urls.get(into["id"]) or model.history_url.get(into["id"], ""),
+        }
+    lineage = model.lineages[k.lineage]
+    if lineage["last_release"] == site.dates[-1]:
+        return {
+            "kind": "untitled",
+            "release": site.dates[model.date_index[k.last] + 1],
+            "number": lineage["last_number"],
+            "url": model.history_url.get(k.lineage, ""),
+        }
+    removed = [e["release"] for e in model.events.get(k.lineage, []) if e["kind"] == REMOVED]
+    return {"kind": "removed", "release": removed[-1]} if removed else None
 
 
 def _shown(

@@ -51,6 +51,41 @@ def test_the_keyword_index_and_former_titles(small_site: Path) -> None:
             assert (small_site / entry["url"].strip("/") / "index.html").exists(), entry
 
 
+def _afterwards(site: Path, slug: str) -> BeautifulSoup:
+    html = (site / f"keyword/{slug}/index.html").read_text(encoding="utf-8")
+    found = BeautifulSoup(html, "html.parser").select_one(".lede .afterwards")
+    assert found is not None, slug
+    return found
+
+
+def _current_number(db: Database, rule: str) -> str:
+    trace = CliRunner().invoke(main, ["trace", rule, "--json", "--db", str(store_file(db))])
+    assert trace.exit_code == 0, trace.output
+    return str(json.loads(trace.output)["current_number"])
+
+
+def test_a_retired_heading_says_where_its_clause_went(
+    small_site: Path, small_lineage: Database
+) -> None:
+    """A heading no longer printed says what became of it, as `trace` does: 405 "Static
+    Abilities" was merged in 2009 into 604 "Handling Static Abilities" (its keyword page is
+    the link); 418.3 "Continuous Effects from Spells or Abilities" lost its title in 2009
+    and goes on as a rule (611.2 today)."""
+    merged = _afterwards(small_site, "static-abilities")
+    into = merged.select_one("a.merged-into")
+    assert into is not None
+    assert into["data-number"] == _current_number(small_lineage, "405@2009-05-01") == "604"
+    assert into["href"] == "/keyword/handling-static-abilities/"
+    assert "(Handling Static Abilities)" in merged.get_text()
+    assert "July 8, 2009" in merged.get_text()
+    untitled = _afterwards(small_site, "continuous-effects-from-spells-or-abilities")
+    today = untitled.select_one("a.today")
+    assert today is not None
+    assert today["data-number"] == _current_number(small_lineage, "418.3@2009-05-01")
+    assert today["data-number"].startswith("611.")
+    assert "without the title" in untitled.get_text()
+
+
 def test_no_glossary_name_is_a_definition(small_site: Path) -> None:
     names = json.loads((small_site / "search/names.json").read_text(encoding="utf-8"))
     glossary = [n["name"] for n in names if n["kind"] == "glossary"]
