@@ -236,15 +236,21 @@ class SiteModel:
             found.setdefault(lineage, {})[day] = items
         return found
 
-    def merged_into_today(self, lineage: int) -> tuple[str, dict[str, Any]] | None:
-        """(release, lineage row) of the merge that ended `lineage` (lineage.trace.merges),
-        when the clause it went into is in the newest release: what a history page and a
-        retired heading's keyword page say it is today, as `trace` does."""
+    def merged_into_today(self, lineage: int) -> dict[str, Any] | None:
+        """The merge that ended `lineage` (lineage.trace.merges), when the clause it went
+        into is in the newest release: the release of the merge, that clause's lineage, its
+        number today and its history page. What a history page, a number page and a retired
+        heading's keyword page say it is today, as `trace` does."""
         merge = self.merges.get(lineage)
         into = self.lineages.get(merge[1]) if merge else None
         if merge is None or into is None or into["last_release"] != self.dates[-1]:
             return None
-        return merge[0], into
+        return {
+            "release": merge[0],
+            "lineage": into["id"],
+            "number": into["last_number"],
+            "url": self.history_url.get(into["id"], ""),
+        }
 
     def history_title(self, lineage: int) -> str:
         return history_title(self.lineages[lineage])

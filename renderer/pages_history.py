@@ -225,7 +225,7 @@ def _history(
         "current": lineage["last_release"] == newest,
         "ended": ending[0]["kind"] if ending else None,
         # what a merge that ended it is numbered today, as `trace` says (lineage.trace.merges)
-        "merged_into": _merged_into(site, lineage["id"]),
+        "merged_into": site.model.merged_into_today(lineage["id"]),
         "ended_in": ending[0]["release"] if ending else None,
         "release_count": None if lineage["last_release"] == newest else len(rows),
         "years": sorted({row[0][:4] for row in rows}),
@@ -243,16 +243,6 @@ def _history(
         # headline names: "today it is X" may rest on one
         "weak_events": [e for e in events if e["weak"]],
     }
-
-
-def _merged_into(site: Site, lineage: int) -> dict[str, str] | None:
-    """The number today and the history page of the clause a merge that ended `lineage` went
-    into, when that clause is in the newest release (`trace`'s `current_number`)."""
-    merged = site.model.merged_into_today(lineage)
-    if merged is None:
-        return None
-    into = merged[1]
-    return {"number": into["last_number"], "url": site.model.history_url.get(into["id"], "")}
 
 
 def _axis_end(current: bool, last_span: dict[str, Any], newest: str) -> int:

@@ -146,14 +146,12 @@ def _afterwards(site: Site, k: Keyword, urls: dict[int, str]) -> dict[str, Any] 
     model = site.model
     merged = model.merged_into_today(k.lineage)
     if merged is not None:
-        release, into = merged
-        titled = model.headings.get(into["id"])
+        titled = model.headings.get(merged["lineage"])
         return {
+            **merged,
             "kind": "merged",
-            "release": release,
-            "number": into["last_number"],
             "title": titled[-1].title if titled else None,
-            "url": urls.get(into["id"]) or model.history_url.get(into["id"], ""),
+            "url": urls.get(merged["lineage"]) or merged["url"],
         }
     lineage = model.lineages[k.lineage]
     if lineage["last_release"] == site.dates[-1]:

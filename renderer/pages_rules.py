@@ -150,6 +150,9 @@ def _run_dict(
         "url": rule_url(run.number, run.start),
         "history": site.model.history_url.get(lineage) if lineage else None,
         "history_title": site.model.history_title(lineage) if lineage else None,
+        # a merge that ended the clause, as its history page and `trace` say (shown by the
+        # number page beside the clause's numbers, which stop where it ended)
+        "merged_into": site.model.merged_into_today(lineage) if lineage else None,
         "explained": explained(site, run.part_id, run.start),
         # its first release states a later day to take effect: its page, the answer for the
         # day it began, says so as the answer for any day before that does, and the number
@@ -213,10 +216,14 @@ def _run_page(
             ),
         }
 
-    # The run page does not show the history's title: leave it out of the key.
-    key = context_key([{k: v for k, v in shown.items() if k != "history_title"}, site.base_url])
+    # The run page shows neither the history's title nor the merge: leave them out of the key.
+    key = context_key([{k: v for k, v in shown.items() if k not in ON_NUMBER_PAGE}, site.base_url])
     path = f"rule/{number}/{item['first']}/index.html"
     site.clause_page(path, "rule_run.html", context, key, lineage)
+
+
+# What a run's item holds for its number page only (its group's heading and note).
+ON_NUMBER_PAGE = frozenset({"history_title", "merged_into"})
 
 
 def _printed_again(site: Site) -> dict[str, list[dict[str, Any]]]:
@@ -252,7 +259,14 @@ def _number_page(
                 groups[-1]["runs"].append(item)
             else:
                 title = item["history_title"] or f"Rule {number} from {item['first']}"
-                groups.append({"history": item["history"], "title": title, "runs": [item]})
+                groups.append(
+                    {
+                        "history": item["history"],
+                        "title": title,
+                        "merged_into": item["merged_into"],
+                        "runs": [item],
+                    }
+                )
         resolver = [
             {
                 "first": i["first"],

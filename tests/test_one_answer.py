@@ -32,9 +32,10 @@ from static_host import static_host
 from test_compare_browser import CHANGES_JS, SUMMARY_JS, as_shown, compare
 from test_site_point_in_time import SHOWN
 
-from archive.query import show
+from archive.query import release_dates, show
 from archive.store import store_file
 from lineage.derived import derived_releases
+from lineage.trace import merges
 from renderer.citations import ACCESS_PLACEHOLDER
 from renderer.environment import long_date
 from renderer.linkcheck import check_site
@@ -858,3 +859,49 @@ def test_a_number_page_counts_each_clause_it_named_once(
     assert checked > 5000
     page = (full_site / "rule/715.3a/index.html").read_text(encoding="utf-8")
     assert "It has named 2 different clauses; they are listed by date, a clause again" in page
+
+
+# A number page's note on a clause a merge ended: the number it went into, today.
+MERGED_NOTE = re.compile(
+    r'<span class="afterwards">In the release of <a [^>]*><time [^>]*>[^<]*</time></a>'
+    r' it was merged into what is today <a class="merged-into" data-number="([^"]+)"'
+)
+
+
+def test_a_number_page_says_where_a_merged_clause_went_as_trace_does(
+    full_lineage: Database, full_site: Path
+) -> None:
+    """806.8a named, in 2010, the clause first numbered 606.7a, which was merged in 2018
+    into what is 805.10a today: the number page's heading for it said only "606.7a →
+    810.7a". Every number page now says, of each clause it named that a merge ended, what
+    that clause went into, as `trace` says (a seeded sample through the CLI); no other page
+    says it."""
+    newest = release_dates(full_lineage)[-1]
+    lineages = {
+        row[0]: row[1:]
+        for row in full_lineage.execute("SELECT id, last_number, last_release FROM lineages")
+    }
+    ended = {
+        lineage: into
+        for lineage, (_release, into) in merges(full_lineage).items()
+        if lineages[into][1] == newest
+    }
+    expected: dict[str, set[str]] = {}
+    carried = full_lineage.execute(
+        "SELECT DISTINCT number, lineage_id FROM lineage_members WHERE kind != 'glossary'"
+    )
+    for number, lineage in carried:
+        if lineage in ended:
+            expected.setdefault(number, set()).add(lineages[ended[lineage]][0])
+    shown = {}
+    for page in (full_site / "rule").glob("*/index.html"):
+        text = page.read_text(encoding="utf-8")
+        if 'class="afterwards"' in text:
+            shown[page.parent.name] = set(MERGED_NOTE.findall(text))
+    assert shown == expected
+    assert shown["806.8a"] == {"805.10a"}
+    numbered = sorted(lineage for lineage in ended if lineages[lineage][0] in shown)
+    for lineage in random.Random(SEED).sample(numbered, 12):
+        number, last = lineages[lineage]
+        traced = cli_json(full_lineage, "trace", f"{number}@{last}")
+        assert {traced["current_number"]} <= shown[number], (number, last)
