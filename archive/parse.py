@@ -40,6 +40,14 @@ HEADING_LINE = {
     "index": re.compile(r"^\s*Index\s*$"),
     "credits": re.compile(r"^\s*Credits\s*$"),
 }
+# How a hard-wrapped line that ends in a hyphen joins the next (`_join`). A word broken
+# there is one word ("face-" + "down", "Snow-" + "Covered", "\"State-" + "Based", "-1/-" + "1",
+# "\"at end of turn\"-" + "triggered"); a dash of two hyphens keeps its space ("Artifact --"
+# + "Equipment"); a hyphen left hanging before "and" or "or" keeps it too ("power-" + "and
+# toughness-changing"); a lone minus sign before a number is the number's ("gets -" + "1/-1").
+HYPHEN_ENDED = re.compile(r"\S(?<!-)-$")
+HANGING_HYPHEN_BEFORE = re.compile(r"(?:and|or)\s")
+MINUS_ENDED = re.compile(r"(?:^|\s)-$")
 STATED_DATE = re.compile(
     r"(?:current|effective) as of\s+([A-Z][a-z]+\.? \d{1,2}, \d{4})", re.IGNORECASE
 )
@@ -364,15 +372,24 @@ def _block(kind: str, lines: list[_Line]) -> Part:
 
 
 def _join(pieces: list[str], wrapped: bool) -> str:
-    """Undo hard wrapping: lines joined by spaces, `face-` + `down` kept as `face-down`."""
+    """Undo hard wrapping: lines joined by spaces, a word broken at its hyphen kept whole
+    (`face-` + `down` is `face-down`, `Snow-` + `Covered` is `Snow-Covered`: see
+    `HYPHEN_ENDED`)."""
     if not wrapped:
         return "\n".join(pieces)
     joined = ""
     for piece in pieces:
         if not joined:
             joined = piece
-        elif joined.endswith("-") and joined[-2:-1].isalpha() and piece[:1].islower():
+        elif _broken_at_hyphen(joined, piece):
             joined += piece
         else:
             joined += " " + piece
     return joined
+
+
+def _broken_at_hyphen(line: str, following: str) -> bool:
+    """Whether `line` ends in a hyphen that joins it to `following` with no space."""
+    if HYPHEN_ENDED.search(line):
+        return not HANGING_HYPHEN_BEFORE.match(following)
+    return bool(MINUS_ENDED.search(line)) and following[:1].isdigit()

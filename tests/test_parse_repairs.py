@@ -118,3 +118,31 @@ def test_a_definition_set_apart_from_its_term_stays_in_its_entry() -> None:
     copy = glossary("2003-05-26.txt")
     assert copy["Effect"].startswith('"Ability" and "effect" are often confused')
     assert all(text for text in copy.values())
+
+
+def test_a_word_broken_at_its_hyphen_is_joined_whole_in_hard_wrapped_texts() -> None:
+    """The hard-wrapped conversions break lines at hyphens: "Snow-" / "Covered Plains"
+    (2001-07-23, 502.14b), "State-" / "Based Effects" and "-1/-" / "1" (2003-10-01) read
+    "Snow- Covered", "State- Based", "-1/- 1". A hyphen left hanging before "and" keeps its
+    space: "power-" / "and toughness-changing" (2003-12-01, an example of 418.5)."""
+    snow = by_number("2001-07-23.txt")["502.14b"].text
+    assert "Snow-Covered Plains" in snow and "- " not in snow
+    rules_2003 = by_number("2003-10-01.alt.txt")
+    assert '(see rule 420, "State-Based Effects")' in rules_2003["215.1"].text
+    examples = [part.text for part in parts("2003-10-01.alt.txt") if part.kind == "example"]
+    assert any("target creature gets -1/-1 until end of turn" in text for text in examples)
+    assert not any("-1/- 1" in text for text in examples)
+    hanging = [
+        text
+        for text in (part.text for part in parts("2003-12-01.alt.txt"))
+        if "toughness-changing effect" in text and "a type-changing effect" in text
+    ]
+    assert hanging and all("power- and toughness-changing" in text for text in hanging)
+    assert not any("power-and toughness" in text for text in hanging)
+    creature_types = next(
+        part.text
+        for part in parts("2003-12-01.alt.txt")
+        if part.kind == "glossary" and part.title == "Creature Type"
+    )
+    for name in ("Assembly-Worker", "Mold-Demon", "Will-o'-the-Wisp"):
+        assert name in creature_types, name
