@@ -62,7 +62,7 @@ from archive.stored_texts import renormalise, text_hash
 from archive.workers import die_with_parent
 
 # Bump when the parser's output changes: stored captures of an older version are parsed again.
-PARSER_VERSION = 7
+PARSER_VERSION = 8
 
 SOURCES = {
     "pit142857/mtg-cr": ("repository", "https://github.com/pit142857/mtg-cr"),

@@ -45,6 +45,7 @@ HEADING_LINE = {
 # "\"at end of turn\"-" + "triggered"); a dash of two hyphens keeps its space ("Artifact --"
 # + "Equipment"); a hyphen left hanging before "and" or "or" keeps it too ("power-" + "and
 # toughness-changing"); a lone minus sign before a number is the number's ("gets -" + "1/-1").
+PARAGRAPH = ""  # between two lines of a part, in `_join`'s pieces: a blank line was there
 HYPHEN_ENDED = re.compile(r"\S(?<!-)-$")
 HANGING_HYPHEN_BEFORE = re.compile(r"(?:and|or)\s")
 MINUS_ENDED = re.compile(r"(?:^|\s)-$")
@@ -264,7 +265,7 @@ def _parse_body(
             current = Part(kind="text", raw="", line=line.index + 1)
             pieces = [line.content.strip()] if not line.blank else []
         elif not line.blank:
-            pieces.append(line.content.strip())
+            _add_line(pieces, line, previous_blank)
         current.raw += line.raw
         previous_blank = line.blank
     if current is not None:
@@ -302,7 +303,7 @@ def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
             current = Part(kind=GLOSSARY_KIND, raw="", title=term, line=line.index + 1)
             pieces = [first_meaning] if first_meaning else []
         elif current.kind == GLOSSARY_KIND and not line.blank:
-            pieces.append(line.content.strip())
+            _add_line(pieces, line, previous_blank)
         current.raw += line.raw
         previous_blank = line.blank
     if current.kind == GLOSSARY_KIND:
@@ -374,18 +375,35 @@ def _block(kind: str, lines: list[_Line]) -> Part:
 def _join(pieces: list[str], wrapped: bool) -> str:
     """Undo hard wrapping: lines joined by spaces, a word broken at its hyphen kept whole
     (`face-` + `down` is `face-down`, `Snow-` + `Covered` is `Snow-Covered`: see
-    `HYPHEN_ENDED`)."""
+    `HYPHEN_ENDED`), paragraphs (`PARAGRAPH` between them) on lines of their own, as the
+    texts that are not wrapped print them."""
     if not wrapped:
-        return "\n".join(pieces)
+        return "\n".join(piece for piece in pieces if piece != PARAGRAPH)
     joined = ""
+    paragraph = False
     for piece in pieces:
+        if piece == PARAGRAPH:
+            paragraph = bool(joined)
+            continue
         if not joined:
             joined = piece
+        elif paragraph:
+            joined += "\n" + piece
         elif _broken_at_hyphen(joined, piece):
             joined += piece
         else:
             joined += " " + piece
+        paragraph = False
     return joined
+
+
+def _add_line(pieces: list[str], line: _Line, after_blank: bool) -> None:
+    """Add a part's next line to `pieces`, after a `PARAGRAPH` mark when a blank line set
+    it apart from the line before (a hard-wrapped text's paragraphs: 1999's glossary entry
+    "Ability", the note after 410.10d's example)."""
+    if after_blank and pieces:
+        pieces.append(PARAGRAPH)
+    pieces.append(line.content.strip())
 
 
 def _broken_at_hyphen(line: str, following: str) -> bool:

@@ -146,3 +146,22 @@ def test_a_word_broken_at_its_hyphen_is_joined_whole_in_hard_wrapped_texts() -> 
     )
     for name in ("Assembly-Worker", "Mold-Demon", "Will-o'-the-Wisp"):
         assert name in creature_types, name
+
+
+def test_a_hard_wrapped_part_keeps_its_paragraphs() -> None:
+    """A blank line inside a part of a hard-wrapped text sets a paragraph apart: 1999-04-23's
+    glossary entry "Ability" has two, and the note after 410.10d's example is a paragraph
+    of its own. They were run together with spaces, so each read as a change of formatting
+    against the next release, which prints one paragraph per line."""
+    entries = {part.title: part for part in parts("1999-04-23.txt") if part.kind == "glossary"}
+    ability = entries["Ability"].text.split("\n")
+    assert len(ability) == 2
+    assert ability[1].startswith("A permanent may have one or more abilities")
+    example = next(
+        part.text
+        for part in parts("1999-04-23.txt")
+        if part.kind == "example" and "Leaves play" in part.text
+    )
+    assert example.split("\n")[1].startswith('"Leaves play" triggers are zone-change triggers')
+    later = {part.title: part for part in parts("1999-11-01.txt") if part.kind == "glossary"}
+    assert later["Untap"].text.count("\n") == entries["Untap"].text.count("\n")
