@@ -12,6 +12,7 @@ from sqlite_utils import Database
 
 from archive.errors import LookupFailed, NotANumber, quoted
 from archive.lookup import find
+from archive.lost_marks import lost_characters
 from archive.printings import printing_of
 from archive.release_names import names_in_store
 from archive.witnesses import witnesses_for
@@ -161,7 +162,21 @@ def show(db: Database, name: str, as_of: str | None = None) -> dict[str, Any]:
 
     `name` is a number, a section or keyword title, or a glossary term (`archive.lookup`); a
     heading (a chapter, a section, a keyword's rule) comes with everything numbered under it.
+    `lost_characters` counts the characters its copy lost (`lost_in_clause`).
     """
+    clause = _show(db, name, as_of)
+    clause["lost_characters"] = lost_in_clause(clause)
+    return clause
+
+
+def lost_in_clause(clause: dict[str, Any]) -> int:
+    """The characters a conversion lost (`archive.lost_marks`) in the text of a clause as
+    `show` gives it (its examples and what is under it are texts of their own): what its
+    wording's page says of the same text."""
+    return lost_characters(clause["text"] or "")
+
+
+def _show(db: Database, name: str, as_of: str | None) -> dict[str, Any]:
     release = release_in_force(db, as_of)
     found = find(db, release, name)
     if found.term is not None:

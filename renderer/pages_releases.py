@@ -7,6 +7,7 @@ from typing import Any
 
 from archive.capture_diffs import release_captures
 from archive.gaps import stored_gaps
+from archive.lost_marks import lost_characters, lost_note
 from lineage.compare import compared_with
 from renderer.changes import (
     UNCONFIRMED,
@@ -175,6 +176,8 @@ def _release_page(
                 site.model.printing_anchors,
             ),
             "counts": counts(found),
+            # characters its copy lost, said once at the top, as `show` says it of a clause
+            "lost": _lost_note(parts),
             "unconfirmed_formatting": unconfirmed_formatting(found),
             "changed": [c for c in found if c.kind != FORMATTING],
             "renumbered": any(c.renumbers for c in found) and not row["derived"],
@@ -184,6 +187,13 @@ def _release_page(
     site.lazy_page(
         f"releases/{row['date']}/index.html", "release.html", context, context_key(key_data)
     )
+
+
+def _lost_note(parts: list[dict[str, Any]]) -> str | None:
+    """What the page says of the characters its copy lost (archive.query.lost_note), or
+    None when it lost none."""
+    lost = sum(lost_characters(part["text"]) for part in parts if part["text"])
+    return lost_note(lost, "this text") if lost else None
 
 
 def _marks(site: Site, found: list[Change]) -> dict[int, tuple[str, str]]:

@@ -22,6 +22,7 @@ from archive.effect import (
     states_later_effect,
 )
 from archive.gaps import gap_between, gap_ending
+from archive.lost_marks import lost_characters, lost_note
 from lineage.runs import Run, first_official_release, restored_runs
 from renderer.asof_segments import Segment, day_segments, gaps_within, number_segments
 from renderer.asof_view import slot
@@ -146,6 +147,8 @@ def _run_dict(
         "count": None if current else len(run.releases),
         "releases": [] if current else run.releases,
         "text": wording.get(run.version, ""),
+        # characters its copy lost, as `show` says of it (archive.query.lost_note)
+        "lost": _lost(wording.get(run.version, "")),
         "examples": _example_stretches(run, example_texts, current),
         "url": rule_url(run.number, run.start),
         "history": site.model.history_url.get(lineage) if lineage else None,
@@ -185,6 +188,11 @@ def _example_stretches(
     if len(stretches) == 1 and not stretches[0]["texts"]:
         return []  # a rule with no examples
     return stretches
+
+
+def _lost(text: str) -> str | None:
+    lost = lost_characters(text)
+    return lost_note(lost) if lost else None
 
 
 def _run_key(item: dict[str, Any], version: str) -> dict[str, Any]:

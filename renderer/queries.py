@@ -38,7 +38,9 @@ def releases(db: Database) -> list[dict[str, Any]]:
             """SELECT releases.date, releases.name, c.clauses, c.rules, c.glossary, c.examples,
                       c.unchanged,
                       releases.stated_date, captures.file, captures.url, captures.sha256,
-                      captures.role, captures.capture_time
+                      captures.role, captures.capture_time,
+                      -- the parser that read it: its pages change when the texts do
+                      captures.parser_version
                FROM releases JOIN captures ON captures.id = releases.capture_id
                JOIN release_counts c ON c.release = releases.date
                ORDER BY releases.date"""

@@ -145,6 +145,7 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     has the same name); a heading shows everything numbered under it. RULE@DATE (as `trace`
     takes it) is RULE with --as-of DATE."""
     from archive.gaps import day_gap_notice
+    from archive.lost_marks import lost_note
     from lineage.derived import DERIVED_NOTE, is_derived
 
     db = current_store(db_file)
@@ -167,6 +168,8 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
         click.echo(also_named_note(rule, as_of, clause["also_named"]))
     if clause.get("duplicates"):  # an error of the official text, said as JSON says it
         click.echo(f"note: {duplicate_note(clause)}")
+    if clause["lost_characters"]:
+        click.echo(f"note: {lost_note(clause['lost_characters'])}")
     click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])
     for example in clause["examples"]:
         click.echo(example)

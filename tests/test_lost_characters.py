@@ -1,48 +1,65 @@
-"""A text that lost characters in a conversion ("?" or U+FFFD for a dash or an apostrophe)
-reads as another when each lost one is put back: as nothing (the spaces beside it, one at
-most, stay), an apostrophe, or a dash (the spaces beside it go, as spaces beside a dash are
-typography). The matcher walks the pieces between the lost characters; it must accept
-exactly what a regular expression of the same rule does."""
+"""Characters a lossy copy lost are said alike by `show` and the site: the 2009-05-01 copy
+holds "?" where its dashes were, and a reader is told so, with the count, wherever the text
+is shown (archive.lost_marks)."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
-from hypothesis import given
-from hypothesis import strategies as st
+from click.testing import CliRunner
+from sqlite_utils import Database
 
-from archive.normalise import _SPACED_LOST_MARK, _matches_lost, same_but_formatting
+from archive.lost_marks import lost_characters
+from archive.store import store_file
+from rules_history.cli import main
 
-# Few letters, many of the characters the rule is about: the cases where pieces, marks and
-# spaces meet are the ones worth trying.
-TEXTS = st.text(alphabet="ab '-?\ufffd.", max_size=14)
-
-
-def _by_regular_expression(pattern_text: str, text: str) -> bool:
-    parts = _SPACED_LOST_MARK.split(pattern_text)
-    if len(parts) == 1:
-        return False
-    pattern = re.escape(parts[0])
-    for left, right, piece in zip(parts[1::3], parts[2::3], parts[3::3], strict=True):
-        nothing = " " if left or right else ""
-        pattern += f"(?:{re.escape(nothing)}|{re.escape(left + chr(39) + right)}|-)"
-        pattern += re.escape(piece)
-    return re.fullmatch(pattern, text) is not None
+LOSSY = "2009-05-01"  # a copy with "?" for its dashes (SMALL_RELEASES holds it)
+WHOLE = "2024-06-07"  # a copy that lost nothing
+NOTE = re.compile(r'<p class="lost-note">([\d,]+) characters? of (?:this|its) text w')
 
 
-@given(pattern_text=TEXTS, text=TEXTS)
-def test_the_matcher_accepts_what_the_rule_does(pattern_text: str, text: str) -> None:
-    assert _matches_lost(pattern_text, text) == _by_regular_expression(pattern_text, text)
+def _shown(site: Path, page: str) -> int | None:
+    found = NOTE.search((site / page / "index.html").read_text(encoding="utf-8"))
+    return int(found[1].replace(",", "")) if found else None
 
 
-def test_restored_marks_read_as_the_same_words() -> None:
-    assert same_but_formatting("Choose one ?, or N?[cost]", "Choose one -, or N-[cost]")
-    assert same_but_formatting("can\ufffdt", "can't")
-    assert same_but_formatting("Gathering?Tempest", "Gathering - Tempest")
-    assert not same_but_formatting("can\ufffdt", "cannot")
-    assert not same_but_formatting("Is it legal?", "Is it legal.")
-    # the spaces beside a lost dash went with it (2001-09-24's 217.1d; 2008-05-01's 212.2c)
-    assert same_but_formatting("the controller\ufffd chooses", "the controller-chooses")
-    assert same_but_formatting('"Artifact ? Equipment."', '"Artifact-Equipment."')
-    assert not same_but_formatting("can\ufffdt", "can t")
-    assert not same_but_formatting("turned face?down", "turned face down")
+def _texts(db: Database, release: str) -> list[str]:
+    return [
+        row[0]
+        for row in db.execute(
+            """SELECT v.text FROM releases r JOIN parts p ON p.capture_id = r.capture_id
+               JOIN clause_versions v ON v.hash = p.version_hash WHERE r.date = ?""",
+            [release],
+        )
+    ]
+
+
+def test_a_release_page_counts_what_its_copy_lost(
+    small_lineage: Database, small_site: Path
+) -> None:
+    lost = sum(lost_characters(text) for text in _texts(small_lineage, LOSSY))
+    assert lost > 50  # the dashes of a whole release
+    assert _shown(small_site, f"releases/{LOSSY}") == lost
+    assert _shown(small_site, f"releases/{WHOLE}") is None
+    assert not any(lost_characters(text) for text in _texts(small_lineage, WHOLE))
+
+
+def test_show_and_the_wording_page_say_the_same_count(
+    small_lineage: Database, small_site: Path
+) -> None:
+    store = str(store_file(small_lineage))
+    result = CliRunner().invoke(main, ["show", f"200.1@{LOSSY}", "--json", "--db", store])
+    clause = json.loads(result.output)
+    assert clause["lost_characters"] == lost_characters(clause["text"]) == 1
+    text = CliRunner().invoke(main, ["show", f"200.1@{LOSSY}", "--db", store]).output
+    assert "note: 1 character of its text was lost in the copy the archive holds" in text
+    counts = {
+        page.parent.name: _shown(small_site, f"rule/200.1/{page.parent.name}")
+        for page in (small_site / "rule/200.1").glob("*/index.html")
+    }
+    assert counts[LOSSY] == 1  # the wording first printed by the lossy copy
+    later = CliRunner().invoke(main, ["show", "200.1@2009-07-08", "--json", "--db", store])
+    assert json.loads(later.output)["lost_characters"] == 0
+    assert counts["2009-07-08"] is None
