@@ -71,7 +71,7 @@ from vocabulary.kinds import (
     WORDING_CHANGES,
 )
 
-DERIVED_VERSION = 21  # bump when a derived answer's definition changes: they are recomputed
+DERIVED_VERSION = 22  # bump when a derived answer's definition changes: they are recomputed
 TEXT_CHANGES = frozenset({*WORDING_CHANGES, REFERENCE, FORMATTING, EXAMPLE, RENUMBERED_EXAMPLE})
 # Kinds of change that may leave a clause's own words as they were (a renumbering; a split or
 # a merge, where the clause gave a piece away or took another in): blame reads its texts.

@@ -334,16 +334,42 @@ def _examples(db: Database, release: str) -> list[tuple[str | None, int, tuple[s
     ]
 
 
-def _links(db: Database, old: str, new: str) -> dict[int, tuple[str, list[int]]]:
-    """Lineage -> (split | merged, related lineages) for splits and merges in (old, new]."""
-    links: dict[int, tuple[str, list[int]]] = {}
+# Lineage -> its splits and merges between two releases, in release order: each event's kind
+# and the lineages it names.
+Links = dict[int, list[tuple[str, list[int]]]]
+
+
+def _links(db: Database, old: str, new: str) -> Links:
+    """Lineage -> its split and merged events in (old, new], in release order."""
+    links: Links = {}
     for lineage_id, kind, related in db.execute(
         """SELECT lineage_id, kind, related_lineages FROM lineage_events
            WHERE release > ? AND release <= ? AND kind IN (?, ?) ORDER BY release""",
         [old, new, SPLIT, MERGED],
     ):
-        links.setdefault(lineage_id, (kind, []))[1].extend(json.loads(related))
+        links.setdefault(lineage_id, []).append((kind, json.loads(related)))
     return links
+
+
+def _reached(lineage_id: int, kind: str, side: dict[int, _Member], links: Links) -> list[int]:
+    """The lineages of `side` that `lineage_id` reaches through the events of `kind` between
+    the two releases (a split: the clauses of the old release it came from; merged: those of
+    the new one it went into), through lineages `side` lacks: a piece split off a clause
+    added since came from what that clause came from, or from nothing in the old release
+    (2003's glossary entry "Tournament", split in 2009, is added since 2002); a clause merged
+    into one removed since went nowhere in the new release. `site/static/compare.js` walks
+    them in the same order."""
+    found: list[int] = []
+    seen, todo = {lineage_id}, [lineage_id]
+    while todo:
+        for event_kind, related in links.get(todo.pop(), []):
+            if event_kind != kind:
+                continue
+            for other in related:
+                if other not in seen:
+                    seen.add(other)
+                    (found if other in side else todo).append(other)
+    return found
 
 
 def _in_order(before: dict[int, _Member], after: dict[int, _Member]) -> list[int]:
@@ -359,20 +385,24 @@ def _change(
     lineage_id: int,
     before: dict[int, _Member],
     after: dict[int, _Member],
-    links: dict[int, tuple[str, list[int]]],
+    links: Links,
 ) -> dict[str, Any]:
-    """The change of one lineage; its kind is None when both releases have it, unlinked."""
+    """The change of one lineage; its kind is None when both releases have it, unlinked.
+    A clause only one release has is split or merged when it reaches a clause of the other
+    through the splits or merges between (`_reached`), else added or removed."""
     old, new = before.get(lineage_id), after.get(lineage_id)
-    link_kind, related = links.get(lineage_id, (None, []))
+    events = links.get(lineage_id, [])
+    link_kind = events[0][0] if events else None
+    related = [other for _kind, named in events for other in named]
     olds = [old.label] if old else []
     news = [new.label] if new else []
     kind: str | None
     if old is None:
-        kind = SPLIT if link_kind == SPLIT else ADDED
-        olds = [before[r].label for r in related if r in before] if kind == SPLIT else []
+        olds = [before[r].label for r in _reached(lineage_id, SPLIT, before, links)]
+        kind = SPLIT if olds else ADDED
     elif new is None:
-        kind = MERGED if link_kind == MERGED else REMOVED
-        news = [after[r].label for r in related if r in after] if kind == MERGED else []
+        news = [after[r].label for r in _reached(lineage_id, MERGED, after, links)]
+        kind = MERGED if news else REMOVED
     else:
         kind = link_kind
     return {

@@ -744,7 +744,36 @@ def compared_pairs(db: Database) -> list[tuple[str, str]]:
         pairs.append((old, new))
     for i in chooser.sample(range(len(dates) - 1), COMPARED_PAIRS):
         pairs.append((dates[i], dates[i + 1]))
+    pairs.append(FAR_PAIR)  # pieces split off clauses added between: added in the compare too
     return pairs
+
+
+# Twenty-two years apart: 124 of its splits had no old clause before `_reached`.
+FAR_PAIR = ("2002-02-20", "2024-06-07")
+
+
+def test_a_far_diff_splits_and_merges_only_clauses_its_releases_hold(
+    full_lineage: Database,
+) -> None:
+    """Between releases years apart, a clause the old release lacks was called split when it
+    was a piece of a clause added since ("Tournament", 2003, split in 2009: "split: - ->
+    Tournament" from 2002), and one the new release lacks merged when what it went into was
+    removed since (806.7e, merged in 2018 into 805.10f, removed in 2024): each names a clause
+    of the far release, or is added or removed, as `trace` says."""
+    for old, new in (FAR_PAIR, ("1999-04-23", "2026-08-07"), ("2009-07-08", "2026-08-07")):
+        changes = cli_json(full_lineage, "diff", old, new)["changes"]
+        assert not [c for c in changes if c["kind"] == SPLIT and not c["old"]], (old, new)
+        assert not [c for c in changes if c["kind"] == MERGED and not c["new"]], (old, new)
+        # the real splits are still found (272, 234 and 61 when this was written)
+        assert sum(c["kind"] == SPLIT for c in changes) > 50, (old, new)
+    tournament = cli_json(full_lineage, "diff", *FAR_PAIR, "--rule", "Tournament")
+    assert [(c["kind"], c["new"]) for c in tournament["changes"]] == [(ADDED, ["Tournament"])]
+    traced = cli_json(full_lineage, "trace", "Tournament@2024-06-07")
+    assert traced["entries"][0]["release"] > FAR_PAIR[0]  # first printed after 2002
+    team = cli_json(full_lineage, "diff", "2009-07-08", "2026-08-07", "--rule", "806.7")
+    gone = [c for c in team["changes"] if c["old"] == ["806.7e"]]
+    assert [c["kind"] for c in gone] == [REMOVED]
+    assert cli_json(full_lineage, "trace", "806.7e@2009-07-08")["current_number"] is None
 
 
 def test_a_number_printed_twice_says_so_in_text_as_in_json(full_lineage: Database) -> None:

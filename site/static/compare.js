@@ -166,9 +166,30 @@
     index.events.forEach(function (event) {
       var release = event[0];
       if (release <= oldDate || release > newDate) return;
-      if (!found.has(event[1])) found.set(event[1], { kind: event[2], related: [] });
-      Array.prototype.push.apply(found.get(event[1]).related, event[3]);
+      if (!found.has(event[1])) found.set(event[1], { kind: event[2], related: [], events: [] });
+      var link = found.get(event[1]);
+      Array.prototype.push.apply(link.related, event[3]);
+      link.events.push([event[2], event[3]]);
     });
+    return found;
+  }
+
+  // The lineages of `side` that lineage `id` reaches through the events of `kind` between the
+  // two releases, through lineages `side` lacks: lineage/compare.py's `_reached`, in its order.
+  function reached(id, kind, side, linked) {
+    var found = [], seen = new Set([id]), todo = [id];
+    while (todo.length) {
+      var link = linked.get(todo.pop());
+      if (!link) continue;
+      link.events.forEach(function (event) {
+        if (event[0] !== kind) return;
+        event[1].forEach(function (other) {
+          if (seen.has(other)) return;
+          seen.add(other);
+          (side.has(other) ? found : todo).push(other);
+        });
+      });
+    }
     return found;
   }
 
@@ -178,11 +199,11 @@
     var olds = old ? [old.label] : [], news = neu ? [neu.label] : [];
     var kind;
     if (!old) {
-      kind = link.kind === SPLIT ? SPLIT : ADDED;
-      olds = kind === SPLIT ? labels(link.related, before) : [];
+      olds = labels(reached(id, SPLIT, before, linked), before);
+      kind = olds.length ? SPLIT : ADDED;
     } else if (!neu) {
-      kind = link.kind === MERGED ? MERGED : REMOVED;
-      news = kind === MERGED ? labels(link.related, after) : [];
+      news = labels(reached(id, MERGED, after, linked), after);
+      kind = news.length ? MERGED : REMOVED;
     } else {
       kind = link.kind;
     }
