@@ -160,7 +160,7 @@ def diff(
         return
     counts = ", ".join(f"{kind} {count}" for kind, count in result["summary"].items())
     old_label, new_label = _label(db, result["old"]), _label(db, result["new"])
-    click.echo(f"{old_label} -> {new_label}: {counts or 'no clauses'}")
+    click.echo(f"{old_label} -> {new_label}: {counts or 'no clauses in either release'}")
     if result["old"] == result["new"] and old != new:  # two days, one release in force
         click.echo(f"note: {old} and {new} both resolve to the {result['old']} release")
     named = result.get("rule_numbers", {})

@@ -127,6 +127,48 @@ def test_bad_input_is_one_line(page: Any, base_url: str, small_site: Path) -> No
     assert "nothing is called 'no such rule' in the 2008-02-01 or the 2024-06-07 release" in said
 
 
+def status_of(page: Any, base_url: str, query: str) -> str:
+    """The status line of the compare page asked `query`, once it has answered."""
+    page.goto(f"{base_url}/compare/?{query}")
+    page.wait_for_function("document.getElementById('compare').dataset.done")
+    return str(page.locator("#compare-status").inner_text())
+
+
+def test_releases_are_read_as_the_cli_reads_them(
+    page: Any, base_url: str, small_site: Path, small_store: Database
+) -> None:
+    """OLD and NEW by a day between releases or by a set code compare the releases `diff`
+    compares, and say which; what names no release is named in the one line."""
+    said = status_of(page, base_url, "old=2008-03-15&new=m10&rule=504")
+    expected = cli_diff(small_store, "--rule", "504", old="2008-03-15", new="m10")
+    assert (expected["old"], expected["new"]) == ("2008-02-01", "2009-07-08")
+    assert page.evaluate(SUMMARY_JS) == expected["summary"]
+    assert page.evaluate(CHANGES_JS) == [as_shown(change) for change in expected["changes"]]
+    assert said.startswith(
+        "2008-02-01 (2008-03-15: the release in force then) → 2009-07-08 (m10: the release of"
+        " that set) (rules 504…):"
+    )
+    assert page.locator("#old").input_value() == "2008-02-01"
+    said = status_of(page, base_url, f"old=2008-02-30&new={NEW}")
+    assert said == "Could not compare: '2008-02-30' is not a real date"
+    said = status_of(page, base_url, f"old=1990-01-01&new={NEW}")
+    assert said == "Could not compare: 1990-01-01 is before the first release (2002-10-07)"
+    said = status_of(page, base_url, "old=ONS&new=Zendikar")
+    assert "'Zendikar' is neither a date (write it as YYYY-MM-DD) nor a release's set code" in said
+
+
+def test_a_filter_that_keeps_nothing_says_so(
+    page: Any, base_url: str, small_site: Path, small_store: Database
+) -> None:
+    """A number no clause of either release carries: no clauses, not "0 changes", as the CLI
+    says; a glossary term is named as one."""
+    said = status_of(page, base_url, f"old={OLD}&new={NEW}&rule=999")
+    assert cli_diff(small_store, "--rule", "999")["summary"] == {}
+    assert said == f"{OLD} → {NEW} (rules 999…): no clauses in either release."
+    said = status_of(page, base_url, f"old={OLD}&new={NEW}&rule=Aura")
+    assert said.startswith(f"{OLD} → {NEW} (the glossary term Aura): 1 change,")
+
+
 @pytest.mark.parametrize(
     "rule",
     [

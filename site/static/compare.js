@@ -126,12 +126,42 @@
   // What the status line says of the rule kept, as `rules-history diff --rule` says it.
   function filterShown(filter, oldDate, newDate) {
     var oldLabel = filter.old && label(filter.old), newLabel = filter.new && label(filter.new);
-    if (oldLabel === filter.name && newLabel === filter.name) return " (rules " + filter.name + "…)";
+    if (oldLabel === filter.name && newLabel === filter.name) {
+      return filter.old.term !== null ? " (the glossary term " + filter.name + ")" : " (rules " + filter.name + "…)";
+    }
     if (oldLabel === newLabel) return " (" + filter.name + " names " + oldLabel + " in both)";
     return " (" + filter.name + " names " + (oldLabel || "nothing") + " in " + oldDate +
       " and " + (newLabel || "nothing") + " in " + newDate + ")";
   }
   function label(found) { return found.term !== null ? found.term : found.number; }
+
+  // archive/query.py resolve_release: OLD and NEW read as the CLI reads them, a release's date,
+  // set code or set name (any case), or any other day: the release in force then.
+  var DAY = /^\d{4}-\d{2}-\d{2}$/;
+  function releaseAsked(text) {
+    var asked = text.trim(), options = Array.from(form.old.options);
+    if (DAY.test(asked)) {
+      var day = new Date(asked + "T00:00:00Z");
+      if (isNaN(day) || day.toISOString().slice(0, 10) !== asked) {
+        throw new Error("'" + asked + "' is not a real date");
+      }
+      var inForce = options.filter(function (o) { return o.value <= asked; }).pop();
+      if (!inForce) throw new Error(asked + " is before the first release (" + options[0].value + ")");
+      return inForce.value;
+    }
+    var wanted = asked.toLowerCase();
+    var found = options.filter(function (o) {
+      return wanted && (o.dataset.code.toLowerCase() === wanted || o.dataset.name.toLowerCase() === wanted);
+    }).map(function (o) { return o.value; });
+    if (found.length === 1) return found[0];
+    if (found.length) throw new Error("'" + asked + "' names " + found.length + " releases (" + found.join(", ") + "): give the date");
+    throw new Error("'" + asked + "' is neither a date (write it as YYYY-MM-DD) nor a release's set code or name");
+  }
+  // What the status line says of a release asked by another day or by its set, as the CLI's
+  // note does: which release it read.
+  function askedAs(asked, date) {
+    return asked === date ? "" : " (" + asked + ": the release " + (DAY.test(asked) ? "in force then" : "of that set") + ")";
+  }
 
   // ---- the change list (lineage/compare.py; every kind computed by the engine) ----
   function members(rows, lineages) {
@@ -489,15 +519,19 @@
     });
   }
 
-  function run(oldDate, newDate, prefixText) {
+  function run(oldAsked, newAsked, prefixText) {
     var began = performance.now();
-    status.textContent = "Comparing " + oldDate + " with " + newDate + "…";
+    status.textContent = "Comparing " + oldAsked + " with " + newAsked + "…";
     out.innerHTML = "";
     summaryOut.innerHTML = "";
     gapsOut.innerHTML = "";
     delete form.dataset.done;
-    var filter = null, index, list;
+    var filter = null, index, list, oldDate, newDate;
     Promise.resolve().then(function () {
+      oldDate = releaseAsked(oldAsked);
+      newDate = releaseAsked(newAsked);
+      form.old.value = oldDate;
+      form.new.value = newDate;
       if (oldDate > newDate) throw new Error(oldDate + " is newer than " + newDate);
       return getJSON(form.dataset.index);
     }).then(function (data) {
@@ -534,8 +568,14 @@
       var apart = Object.keys(list.unconfirmed).reduce(function (n, k) {
         return n + list.unconfirmed[k]; }, 0);
       status.dataset.unconfirmed = apart;
-      status.textContent = oldDate + " → " + newDate + (filter ? filterShown(filter, oldDate, newDate) : "") +
-        ": " + shown + " change" + (shown === 1 ? "" : "s") + ", clauses paired by lineage" +
+      var compared = oldDate + askedAs(oldAsked, oldDate) + " → " + newDate + askedAs(newAsked, newDate) +
+        (filter ? filterShown(filter, oldDate, newDate) : "");
+      if (!Object.keys(list.summary).length) {  // unchanged clauses are counted too: none at all
+        status.textContent = compared + ": no clauses in either release.";
+        form.dataset.done = Math.round(performance.now() - began);
+        return;
+      }
+      status.textContent = compared + ": " + shown + " change" + (shown === 1 ? "" : "s") + ", clauses paired by lineage" +
         " as rules-history diff pairs them (renumbered clauses face each other; splits and" +
         " merges are named)." + (list.confirmedBy === null ? "" : " One end is a re-extracted" +
         " copy: " + apart + " of its differences are not in " + (list.confirmedBy || "the next" +
@@ -557,9 +597,7 @@
   });
   var params = new URLSearchParams(location.search);
   if (params.get("old") && params.get("new")) {
-    form.old.value = params.get("old");
-    form.new.value = params.get("new");
     form.rule.value = params.get("rule") || "";
-    run(form.old.value, form.new.value, form.rule.value.trim());
+    run(params.get("old"), params.get("new"), form.rule.value.trim());
   }
 })();
