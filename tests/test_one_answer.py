@@ -828,11 +828,14 @@ def test_every_release_page_names_its_set_as_releases_does(
 ) -> None:
     """A release's page gives the set code `releases` gives, also for a release whose set
     has no name in the archive's list (2007-09-07: MED)."""
-    for release in cli_json(full_lineage, "releases"):
+    releases = cli_json(full_lineage, "releases")
+    # the test stores run the whole pipeline, release names among it (105 of 135 have a set)
+    assert sum(bool(release["set_code"]) for release in releases) > len(releases) / 2
+    for release in releases:
         page = (full_site / "releases" / release["date"] / "index.html").read_text()
         header = BeautifulSoup(page.split("<h1", 1)[1].split("</p>", 1)[0], "lxml").get_text()
         if release["set_code"]:
-            assert f" {release['set_code']}" in header, release["date"]
+            assert re.search(rf"\b{re.escape(release['set_code'])}\b", header), release["date"]
         if release["name"]:
             assert release["name"] in header, release["date"]
 
