@@ -145,9 +145,11 @@ _SPACED_LOST_MARK = re.compile(r"(\s*)(?:\ufffd|(?<=[\w\s])\?(?=\s*[\w\[,.;:)]))
 
 def same_but_formatting(old: str, new: str) -> bool:
     """True when two normalised texts differ only in markup, quotation marks (double, or
-    single outside a word), line breaks, or characters a conversion lost: U+FFFD for a
-    quote, an apostrophe or a dash, "?" for a dash. A hyphen is not a space ("face-down" ->
-    "face down" is a change of spelling), nor is an apostrophe in a word a quotation mark.
+    single outside a word), spacing, or characters a conversion lost: U+FFFD for a quote,
+    an apostrophe or a dash, "?" for a dash. A space put in or taken out is typography, the
+    words' letters all kept ("player ( or" -> "player (or", 2005-10-01; "found atwww." and
+    back, 2005); a hyphen is not a space ("face-down" -> "face down" is a change of
+    spelling), nor is an apostrophe in a word a quotation mark.
 
     >>> same_but_formatting("The _Magic_ game", 'The "Magic" game')
     True
@@ -165,6 +167,8 @@ def same_but_formatting(old: str, new: str) -> bool:
     True
     >>> same_but_formatting('(phrase "chooses one ?")', '(phrase "chooses one -")')
     True
+    >>> same_but_formatting("triggered,unless it", "triggered, unless it")
+    True
     >>> same_but_formatting("a player's hand", "a players hand")
     False
     >>> same_but_formatting("turned face-down.", "turned face down.")
@@ -173,11 +177,15 @@ def same_but_formatting(old: str, new: str) -> bool:
     False
     """
     before, after = _plain(old), _plain(new)
-    if before == after:
+    if before == after or _unspaced(before) == _unspaced(after):
         return True
     if formatting_key(old) != formatting_key(new):
         return False
     return _matches_lost(before, after) or _matches_lost(after, before)
+
+
+def _unspaced(plain: str) -> str:
+    return plain.replace(" ", "")
 
 
 def _plain(normalised: str) -> str:

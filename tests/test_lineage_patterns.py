@@ -11,6 +11,7 @@ import json
 import pytest
 from sqlite_utils import Database
 
+from archive.normalise import same_but_formatting
 from lineage.align import _similarity, align
 from lineage.alignment import CERTAIN_METHODS, LEFTOVER, WEAK, WORDS_ALONE, Alignment
 from lineage.blame import blame
@@ -911,6 +912,23 @@ def test_6_single_quotes_outside_words_are_quotation_marks(full_lineage: Databas
     letter of it."""
     changes = [("2004-02-01", "404.3"), ("2004-06-01", "404.3"), ("2021-11-15", "903.10a")]
     assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
+
+
+def test_6_a_space_put_in_or_taken_out_is_formatting(full_lineage: Database) -> None:
+    """Six typing slips and their fixes, every letter kept: the Oracle entry's "found
+    atwww." (2005-02-01, fixed 2005-08-01), 421.3's "player ( or" (2005-10-01), 410.2's
+    "triggered,unless" (2008-02-01), 217.6a's "with it(see" (2009-02-01), Rampage's
+    "+[X]/+[X]until" (1999-11-01). A hyphen for a space stays a change of spelling."""
+    changes = [
+        ("2005-02-01", "Oracle"),
+        ("2005-08-01", "Oracle"),
+        ("2005-10-01", "421.3"),
+        ("2008-02-01", "410.2"),
+        ("2009-02-01", "217.6a"),
+        ("1999-11-01", "Rampage (Obsolete)"),
+    ]
+    assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
+    assert not same_but_formatting("turned face-down.", "turned face down.")
 
 
 def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> None:
