@@ -107,12 +107,16 @@ _ANGLE_BRACKETS = str.maketrans("<>", "[]")
 _FONT_MANA_RUN = re.compile(r"(?<![A-Za-z0-9])(?:oc?(?:[0-9]{1,2}|[WUBRGXYZST]))+(?![A-Za-z0-9])")
 _FONT_SYMBOL = re.compile(r"oc?([0-9]{1,2}|[WUBRGXYZST])")
 _LOST = re.compile(r"[\s'\"\-?\ufffd]+")
+# A rule number whose dot was mistyped or lost ("rule 419,8", fixed in 2003-12-01; "4091f-h",
+# fixed in 2006-10-01): three digits, then the rest of the number.
+_RULE_NUMBER_DOT = re.compile(r"(?<![\d.,])(\d{3})[.,]?(?=\d)")
 
 
 def formatting_key(normalised: str) -> str:
     """The normalised text less everything a formatting change can touch, for finding
     candidates: two clauses with the same key differ at most in markup, lost characters,
-    quotes, dashes and spacing (`same_but_formatting` then decides whether that is all).
+    quotes, dashes, spacing and rule numbers' dots (`same_but_formatting` then decides
+    whether that is all).
 
     >>> formatting_key("The _Magic_ game") == formatting_key("The Magic game")
     True
@@ -123,7 +127,7 @@ def formatting_key(normalised: str) -> str:
     >>> formatting_key("his or her") == formatting_key("their")
     False
     """
-    return _LOST.sub("", fold_markup(normalised))
+    return _RULE_NUMBER_DOT.sub(r"\1.", _LOST.sub("", fold_markup(normalised)))
 
 
 # Quotation marks: double ones, and single ones outside a word (an apostrophe, "isn't",
@@ -148,8 +152,9 @@ def same_but_formatting(old: str, new: str) -> bool:
     single outside a word), spacing, or characters a conversion lost: U+FFFD for a quote,
     an apostrophe or a dash, "?" for a dash. A space put in or taken out is typography, the
     words' letters all kept ("player ( or" -> "player (or", 2005-10-01; "found atwww." and
-    back, 2005); a hyphen is not a space ("face-down" -> "face down" is a change of
-    spelling), nor is an apostrophe in a word a quotation mark.
+    back, 2005), and so is a rule number's dot mistyped ("rule 419,8"); a hyphen is not a
+    space ("face-down" -> "face down" is a change of spelling), nor is an apostrophe in a
+    word a quotation mark.
 
     >>> same_but_formatting("The _Magic_ game", 'The "Magic" game')
     True
@@ -169,6 +174,10 @@ def same_but_formatting(old: str, new: str) -> bool:
     True
     >>> same_but_formatting("triggered,unless it", "triggered, unless it")
     True
+    >>> same_but_formatting("See rule 419,8.", "See rule 419.8.")
+    True
+    >>> same_but_formatting("See rule 419.8.", "See rule 419.9.")
+    False
     >>> same_but_formatting("a player's hand", "a players hand")
     False
     >>> same_but_formatting("turned face-down.", "turned face down.")
@@ -177,15 +186,17 @@ def same_but_formatting(old: str, new: str) -> bool:
     False
     """
     before, after = _plain(old), _plain(new)
-    if before == after or _unspaced(before) == _unspaced(after):
+    if before == after or _slips_fixed(before) == _slips_fixed(after):
         return True
     if formatting_key(old) != formatting_key(new):
         return False
     return _matches_lost(before, after) or _matches_lost(after, before)
 
 
-def _unspaced(plain: str) -> str:
-    return plain.replace(" ", "")
+def _slips_fixed(plain: str) -> str:
+    """A `_plain` text with its typing slips undone: no spaces (one put in or left out is
+    typography, every letter kept), and each rule number's dot written as a dot."""
+    return _RULE_NUMBER_DOT.sub(r"\1.", plain.replace(" ", ""))
 
 
 def _plain(normalised: str) -> str:

@@ -50,7 +50,7 @@ from vocabulary.kinds import ADDED, MERGED, SPLIT, UNCHANGED
 
 # Bump when alignment changes (stored lineages are then rebuilt); tests/data/align_version.json
 # records it with the algorithm's sha256 and a test fails when one changes without the other.
-ALIGN_VERSION = 118
+ALIGN_VERSION = 119
 EXAMPLE_PART = "example"  # the kind of part an example is (archive.parse)
 RUN = 8  # releases aligned per task in a worker process
 LINEAGE_TABLES = ("lineage_members", "lineage_events")  # the tables the build writes with keys

@@ -914,11 +914,13 @@ def test_6_single_quotes_outside_words_are_quotation_marks(full_lineage: Databas
     assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
 
 
-def test_6_a_space_put_in_or_taken_out_is_formatting(full_lineage: Database) -> None:
-    """Six typing slips and their fixes, every letter kept: the Oracle entry's "found
-    atwww." (2005-02-01, fixed 2005-08-01), 421.3's "player ( or" (2005-10-01), 410.2's
+def test_6_a_space_or_a_rule_numbers_dot_mistyped_is_formatting(full_lineage: Database) -> None:
+    """Typing slips and their fixes, every letter kept: the Oracle entry's "found atwww."
+    (2005-02-01, fixed 2005-08-01), 421.3's "player ( or" (2005-10-01), 410.2's
     "triggered,unless" (2008-02-01), 217.6a's "with it(see" (2009-02-01), Rampage's
-    "+[X]/+[X]until" (1999-11-01). A hyphen for a space stays a change of spelling."""
+    "+[X]/+[X]until" (1999-11-01); "See rule 419,8" fixed in 2003-12-01, convoke's "rules
+    409.1b and 4091f-h" fixed in 2006-10-01. A hyphen for a space stays a change of
+    spelling, and another rule number a change of words."""
     changes = [
         ("2005-02-01", "Oracle"),
         ("2005-08-01", "Oracle"),
@@ -926,9 +928,13 @@ def test_6_a_space_put_in_or_taken_out_is_formatting(full_lineage: Database) -> 
         ("2008-02-01", "410.2"),
         ("2009-02-01", "217.6a"),
         ("1999-11-01", "Rampage (Obsolete)"),
+        ("2003-12-01", "Source of Damage"),
+        ("2006-10-01", "502.46a"),
+        ("2006-10-01", "Convoke"),
     ]
     assert kinds_of(full_lineage, *changes) == ["formatting"] * len(changes)
     assert not same_but_formatting("turned face-down.", "turned face down.")
+    assert not same_but_formatting("See rule 409.1f.", "See rule 409.2f.")
 
 
 def test_7_an_example_change_is_a_change_of_its_rule(full_lineage: Database) -> None:
