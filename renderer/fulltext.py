@@ -87,7 +87,7 @@ def fulltext_html(
     return Markup("\n".join(out))
 
 
-LINKED_KINDS = ("section", "rule", "subrule")  # their numbers link to their history
+LINKED_KINDS = ("chapter", "section", "rule", "subrule")  # numbers that link to a history
 PARTS_KEPT = 100_000  # parts' HTML kept: consecutive releases print nearly every part alike
 
 
@@ -105,8 +105,14 @@ def _part_html(
     """One part as HTML (`linked`: its text escaped, references linked; `mark`: the link to
     its change on the diff page and that change's kind; `url`: where its number links;
     `anchor`: its id when not its number or term, for a number printed twice)."""
+    if kind == "chapter" and number:  # "1. Game Concepts", as the rules print it
+        n = escape(number)
+        return (
+            f'<h3 class="chapter" id="{escape(anchor or number)}" data-n="{n}">'
+            f'<a class="n" href="{escape(url or "")}">{n}.</a> {linked}</h3>'
+        )
     if kind == "chapter":
-        return f'<h3 class="chapter" id="{escape(anchor or number or "")}">{linked}</h3>'
+        return f'<h3 class="chapter">{linked}</h3>'
     if kind == "section" and number:
         n = escape(number)
         shown = emphasis_escaped(escape(title)) if title else linked

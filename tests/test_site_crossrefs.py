@@ -51,7 +51,12 @@ def test_see_rule_references_link_to_the_clause_in_the_same_release(small_site: 
     # 100.1b: 'A multiplayer game ... See section 6, "Multiplayer Rules."': the chapter
     chapter = page.find(id="100.1b").find("a", class_="xref")
     assert (chapter.get_text(), chapter["href"]) == ("6", "#6")
-    assert page.find(id="6").get_text() == "Multiplayer Rules"
+    # the chapter's heading prints its number, as the rules do, linked to its history
+    heading = page.find(id="6")
+    assert heading.get_text() == "6. Multiplayer Rules"
+    history = heading.find("a", class_="n")["href"]
+    assert history.startswith("/history/") and history.endswith("/6/")
+    assert (small_site / history.strip("/") / "index.html").exists()
     # a range ("rules 409.1f-h") links its first clause
     ranges = [a for a in page.find_all("a", class_="xref") if a.get_text() == "409.1f-h"]
     assert ranges and {a["href"] for a in ranges} == {"#409.1f"}
