@@ -1,6 +1,7 @@
 """Writing pages incrementally: a page is rendered only when its inputs changed.
 
-Each page has a key: the hash of the renderer's code and templates plus its template context
+Each page has a key: the hash of the code that shapes pages (the renderer's, the modules below
+it that it reads, the templates) plus its template context
 (or an explicit key given by the caller). The build manifest, kept in the build's state
 folder (`renderer.state`, never in the published folder), keeps the key of every page
 written; a page whose key is unchanged and whose file still exists is neither rendered nor
@@ -33,19 +34,36 @@ from renderer.state import MANIFEST, UNFINISHED
 # manifest).
 OWNED = ("history", "rule", "releases", "diff", "renumbering", "keyword")
 RENDERER = Path(__file__).resolve().parent
+# The packages below the renderer (the layers in pyproject.toml) whose code shapes what a page
+# says, not only what the store holds: a note's wording (archive.lost_marks), a clause's label.
+READ_BY_PAGES = ("facedown", "lineage", "archive", "vocabulary")
 KEY_PICKLE_PROTOCOL = 5  # fixed, so that a newer Python's default never changes every key
 PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
 QUEUED_PER_WORKER = 2  # chunks given ahead to each worker, so it never waits on the main one
 
 
-def code_key() -> str:
-    """Hash of everything that shapes pages besides the data: renderer code and site/."""
-    digest = hashlib.sha256()
-    for folder in (RENDERER, site_folder()):
+def code_files() -> list[tuple[str, Path]]:
+    """(name, path) of every file whose change may change a page: the renderer's code, site/
+    (templates, styles, scripts), and the Python code of the packages it reads
+    (`READ_BY_PAGES`; only their code: the archive's folder holds its captures too)."""
+    found = []
+    for folder, suffixes in (
+        (RENDERER, {".py", ".html", ".css", ".js", ".txt"}),
+        (site_folder(), {".py", ".html", ".css", ".js", ".txt"}),
+        *((RENDERER.parent / package, {".py"}) for package in READ_BY_PAGES),
+    ):
         for path in sorted(folder.rglob("*")):
-            if path.is_file() and path.suffix in {".py", ".html", ".css", ".js", ".txt"}:
-                digest.update(f"{folder.name}/{path.relative_to(folder)}".encode())
-                digest.update(path.read_bytes())
+            if path.suffix in suffixes and path.is_file():
+                found.append((f"{folder.name}/{path.relative_to(folder)}", path))
+    return found
+
+
+def code_key() -> str:
+    """Hash of everything that shapes pages besides the data (`code_files`)."""
+    digest = hashlib.sha256()
+    for name, path in code_files():
+        digest.update(name.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
