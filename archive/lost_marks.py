@@ -27,6 +27,8 @@ def lost_characters(text: str) -> int:
     >>> lost_characters("www.wizards.com/default.asp?x=dci/doccenter/home. Is it legal?")
     0
     """
+    if "\ufffd" not in text and "?" not in text:  # nearly every text: no search needed
+        return 0
     return sum(
         1
         for mark in LOST_MARK.finditer(text)
