@@ -62,7 +62,7 @@ from archive.stored_texts import renormalise, text_hash
 from archive.workers import die_with_parent
 
 # Bump when the parser's output changes: stored captures of an older version are parsed again.
-PARSER_VERSION = 8
+PARSER_VERSION = 9  # 9: a rule's number as printed, where read otherwise
 
 SOURCES = {
     "pit142857/mtg-cr": ("repository", "https://github.com/pit142857/mtg-cr"),
@@ -436,6 +436,7 @@ def _store_capture(
                 part.line,
                 raw_key,
                 version_key,
+                part.printed,
             )
         )
     conn.executemany("INSERT OR IGNORE INTO raw_texts (hash, raw) VALUES (?, ?)", raw_rows)
@@ -446,7 +447,7 @@ def _store_capture(
     )
     conn.executemany(
         """INSERT INTO parts (capture_id, position, kind, number, parent, title, line,
-           raw_hash, version_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+           raw_hash, version_hash, printed_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         part_rows,
     )
     # Only now, inside the transaction that wrote them: a failed write leaves them unknown.

@@ -30,6 +30,8 @@ RULE = re.compile(r"^\s*(\d{3})\.(\d+)(?:\.\s*|\s+)(\S.*?)\s*$")
 SUBRULE = re.compile(r"^\s*(\d{3})\. ?(\d+)([a-z]+)(?:\.\s*|\s+)(\S.*?)\s*$")
 # A subrule whose rule number was lost: "408.f Card text ..." after 408.2e (1999-11-01).
 # It continues the rule of the subrule before it when its letter is the next one.
+# The number a rule's line starts with, as printed (a stray space kept): "606. 8b".
+PRINTED_NUMBER = re.compile(r"^\s*(\d{3}\.\s?\d*[a-z]*)")
 LOST_RULE_NUMBER = re.compile(r"^\s*(\d{3})\.([a-z])(?:\.\s*|\s+)(\S.*?)\s*$")
 EXAMPLE = re.compile(r"^\s*(?:Example|EXAMPLE|Examples|EXAMPLES)s?\s*:")
 BANNER = re.compile(r"^\s*([-=_*~])\1{2,}\s*$")
@@ -71,6 +73,9 @@ class Part:
     parent: str | None = None
     title: str | None = None
     line: int = 1  # 1-based line where the part starts in the decoded text
+    # a rule's number as the text printed it, where it is read otherwise: "408.f" (read as
+    # 408.2f, the letter after 408.2e), "702. 37a" (702.37a); None when printed as read
+    printed: str | None = None
 
 
 @dataclass
@@ -260,6 +265,7 @@ def _parse_body(
             current.parent = _parent_of(kind, number, last_rule)
             if kind in (RULE_KIND, SUBRULE_KIND):
                 last_rule = number
+                current.printed = _printed_otherwise(line.content, number)
             pieces = [words]
         elif current is None:
             current = Part(kind="text", raw="", line=line.index + 1)
@@ -271,6 +277,12 @@ def _parse_body(
     if current is not None:
         current.text = _join(pieces, wrapped)
         yield current
+
+
+def _printed_otherwise(content: str, number: str | None) -> str | None:
+    """The rule number `content` starts with as printed, when it is not `number`."""
+    printed = PRINTED_NUMBER.match(content)
+    return printed[1] if printed and printed[1] != number else None
 
 
 def _parent_of(kind: str, number: str | None, last_rule: str | None) -> str | None:

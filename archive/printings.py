@@ -36,6 +36,19 @@ class Printing:
         return self.start <= position and (self.end is None or position < self.end)
 
 
+def printed_note(number: str, printed: str) -> str:
+    """What `show` and the release pages say of a number the text printed otherwise
+    (`parts.printed_number`): the archive reads it as the rules number it, and says so.
+
+    >>> printed_note("408.2f", "408.f")
+    'the text prints this number as "408.f"; it is read as 408.2f, the number its place gives it'
+    """
+    return (
+        f'the text prints this number as "{printed}"; it is read as {number},'
+        " the number its place gives it"
+    )
+
+
 def ordinal(nth: int) -> str:
     """How a note names the `nth` printing.
 

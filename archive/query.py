@@ -208,6 +208,9 @@ def _show(db: Database, name: str, as_of: str | None) -> dict[str, Any]:
         )
         if printing.owns(child["position"])
     ]
+    printed = db.execute(
+        "SELECT printed_number FROM parts WHERE id = ?", [printing.part_id]
+    ).fetchone()[0]
     capture = next(
         db.query(
             "SELECT captures.file, captures.url FROM releases JOIN captures"
@@ -219,6 +222,7 @@ def _show(db: Database, name: str, as_of: str | None) -> dict[str, Any]:
         "release": release,
         "as_of": as_of,
         "number": wanted,
+        "printed_number": printed,  # as the text printed it, where read otherwise ("408.f")
         "kind": row["kind"],
         "title": row["title"],
         "text": row["text"],

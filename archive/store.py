@@ -739,6 +739,14 @@ def m019_unchanged_count(db: Database) -> None:
     db.execute("ALTER TABLE release_counts ADD COLUMN unchanged INTEGER")
 
 
+@migrations()
+def m020_printed_number(db: Database) -> None:
+    """`parts.printed_number`: a rule's number as its text printed it, where the parser read
+    it otherwise ("408.f", read as 408.2f; "702. 37a"); NULL when printed as read. Captures
+    parsed before it hold NULL until the ingest parses them again (parser 9)."""
+    db.execute("ALTER TABLE parts ADD COLUMN printed_number TEXT")
+
+
 def alignment_identities(db: Database, until: str | None = None) -> list[tuple[object, ...]]:
     """Each release's alignment row (up to the release `until`, if given), in release order,
     as what was computed from its lineages names it: the captures, the version and the token

@@ -82,6 +82,7 @@ def fulltext_html(
                 (f"{diff_url}#{mark[1]}", mark[0]) if mark else None,
                 url,
                 printings.get(p["id"]),
+                p.get("printed"),
             )
         )
     return Markup("\n".join(out))
@@ -101,10 +102,12 @@ def _part_html(
     mark: tuple[str, str] | None,
     url: str | None,
     anchor: str | None,
+    printed: str | None = None,
 ) -> str:
     """One part as HTML (`linked`: its text escaped, references linked; `mark`: the link to
     its change on the diff page and that change's kind; `url`: where its number links;
-    `anchor`: its id when not its number or term, for a number printed twice)."""
+    `anchor`: its id when not its number or term, for a number printed twice; `printed`: its
+    number as the text printed it, where read otherwise, said after the number read)."""
     if kind == "chapter" and number:  # "1. Game Concepts", as the rules print it
         n = escape(number)
         return (
@@ -125,9 +128,12 @@ def _part_html(
         shown_mark = ""
         if mark:
             shown_mark = f' <a class="mark" href="{escape(mark[0])}">{escape(mark[1])}</a>'
+        as_printed = ""
+        if printed:
+            as_printed = f' <small class="printed">(printed “{escape(printed)}”)</small>'
         return (
             f'<p class="{kind}" id="{escape(anchor or number)}" data-n="{n}">'
-            f'<a class="n" href="{escape(url or "")}">{n}</a> {linked}{shown_mark}</p>'
+            f'<a class="n" href="{escape(url or "")}">{n}</a>{as_printed} {linked}{shown_mark}</p>'
         )
     if kind == "example":
         return f'<p class="example" data-n="{escape(parent or "")}:ex">{linked}</p>'

@@ -59,7 +59,7 @@ def release_parts(db: Database, release: str, wording: Mapping[str, str]) -> lis
     release, took twice as long as reading the parts alone."""
     rows = db.execute(
         """SELECT parts.id, parts.kind, parts.number, parts.parent, parts.title,
-                  parts.version_hash
+                  parts.version_hash, parts.printed_number
            FROM releases JOIN parts ON parts.capture_id = releases.capture_id
            WHERE releases.date = ? AND parts.kind != 'contents'
            ORDER BY parts.position""",
@@ -74,8 +74,9 @@ def release_parts(db: Database, release: str, wording: Mapping[str, str]) -> lis
             "title": title,
             "text": wording.get(version) if version else None,
             "version_hash": version,
+            "printed": printed,  # the number as printed, where read otherwise
         }
-        for part_id, kind, number, parent, title, version in rows
+        for part_id, kind, number, parent, title, version, printed in rows
     ]
 
 

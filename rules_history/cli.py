@@ -146,6 +146,7 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
     takes it) is RULE with --as-of DATE."""
     from archive.gaps import day_gap_notice
     from archive.lost_marks import lost_note
+    from archive.printings import printed_note
     from lineage.derived import DERIVED_NOTE, is_derived
 
     db = current_store(db_file)
@@ -170,6 +171,8 @@ def show(rule: str, as_of: str | None, db_file: str | None, as_json: bool) -> No
         click.echo(f"note: {duplicate_note(clause)}")
     if clause["lost_characters"]:
         click.echo(f"note: {lost_note(clause['lost_characters'])}")
+    if clause.get("printed_number"):
+        click.echo(f"note: {printed_note(clause['number'], clause['printed_number'])}")
     click.echo(clause["title"] if clause["kind"] in ("chapter", "section") else clause["text"])
     for example in clause["examples"]:
         click.echo(example)

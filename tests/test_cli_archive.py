@@ -67,6 +67,19 @@ def test_show_text_output(small_db):
     assert result.stdout.startswith("504.2  (2008-02-01 release)\nFace-down spells on the stack")
 
 
+def test_show_says_when_the_text_printed_the_number_otherwise(small_db):
+    """2009-07-08 prints storm's rules as "702. 37a" and "702. 37b": `show` reads the
+    number, gives what was printed in its JSON and says it in a note, as the release page
+    does (renderer.fulltext)."""
+    clause = show_json(small_db, "702.37a", "--as-of", "2009-07-08")
+    assert (clause["number"], clause["printed_number"]) == ("702.37a", "702. 37a")
+    assert show_json(small_db, "702.36a", "--as-of", "2009-07-08")["printed_number"] is None
+    result = run("show", "702.37a", "--as-of", "2009-07-08", db=small_db)
+    assert 'note: the text prints this number as "702. 37a"; it is read as 702.37a' in (
+        result.stdout
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

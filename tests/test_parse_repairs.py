@@ -28,6 +28,34 @@ def test_1999_subrules_that_lost_their_rule_number_follow_408_2e() -> None:
     assert found["408.2f"].text.startswith("Card text that isn't an ability")
     assert found["408.2g"].text.startswith("Game actions")
     assert found["408.2g"].parent == "408.2"
+    # what the text printed is kept beside the number read, for the reader to be told
+    assert (found["408.2f"].printed, found["408.2g"].printed) == ("408.f", "408.g")
+    assert found["408.2e"].printed is None
+
+
+def test_a_number_printed_otherwise_is_kept_as_printed() -> None:
+    """Every repaired or respaced number of the archive keeps what was printed; a rule
+    printed without a space after its number ("305.3.After", 1999-04-23) is printed as read."""
+    printed = {
+        (name, number): part.printed
+        for name, number in [
+            ("1999-04-23.txt", "305.3"),
+            ("2005-08-01.txt", "606.8b"),
+            ("2008-10-01.txt", "306.3b"),
+            ("2009-07-08.txt", "702.37a"),
+            ("2009-07-08.txt", "702.37b"),
+            ("2009-07-08.txt", "702.36a"),
+        ]
+        for part in [by_number(name)[number]]
+    }
+    assert printed == {
+        ("1999-04-23.txt", "305.3"): None,
+        ("2005-08-01.txt", "606.8b"): "606. 8b",
+        ("2008-10-01.txt", "306.3b"): "306.b",
+        ("2009-07-08.txt", "702.37a"): "702. 37a",
+        ("2009-07-08.txt", "702.37b"): "702. 37b",
+        ("2009-07-08.txt", "702.36a"): None,
+    }
 
 
 def test_a_lost_rule_number_is_repaired_only_when_the_letter_follows() -> None:

@@ -126,3 +126,14 @@ def test_cross_references_are_only_ever_numbers(small_site: Path) -> None:
     assert texts
     for target, shown in texts:
         assert shown.startswith(target), (target, shown)
+
+
+def test_a_number_printed_otherwise_is_shown_as_printed(small_site: Path) -> None:
+    """2009-07-08 prints "702. 37a" (storm) with a stray space: the page reads it as 702.37a,
+    as the CLI does, and says what the text printed; a number printed as read says nothing."""
+    page = soup(small_site, "releases/2009-07-08/index.html")
+    storm = page.find(id="702.37a")
+    assert storm.find("a", class_="n").get_text() == "702.37a"
+    assert storm.find("small", class_="printed").get_text() == "(printed \u201c702. 37a\u201d)"
+    assert page.find(id="702.36a").find("small", class_="printed") is None
+    assert len(page.find_all("small", class_="printed")) == 2  # 702.37a and 702.37b
