@@ -418,11 +418,12 @@ def rebuild_text(db: Database, capture_id: int) -> str:
 
 
 def export_parts(db: Database, capture_id: int) -> list[dict[str, Any]]:
-    """The capture's parts as plain rows (kind, number, title, text, raw), in order."""
+    """The capture's parts as plain rows (kind, number, title, text, raw), in order; a
+    number printed otherwise (`printed_number`) beside the number read."""
     return list(
         db.query(
-            """SELECT parts.position, parts.kind, parts.number, parts.parent, parts.title,
-                      parts.line, clause_versions.text, clause_versions.normalised,
+            """SELECT parts.position, parts.kind, parts.number, parts.printed_number,
+                      parts.parent, parts.title, parts.line, clause_versions.text, clause_versions.normalised,
                       raw_texts.raw
                FROM parts JOIN raw_texts ON raw_texts.hash = parts.raw_hash
                LEFT JOIN clause_versions ON clause_versions.hash = parts.version_hash
