@@ -423,8 +423,8 @@ def export_parts(db: Database, capture_id: int) -> list[dict[str, Any]]:
     return list(
         db.query(
             """SELECT parts.position, parts.kind, parts.number, parts.printed_number,
-                      parts.parent, parts.title, parts.line, clause_versions.text, clause_versions.normalised,
-                      raw_texts.raw
+                      parts.parent, parts.title, parts.line, clause_versions.text,
+                      clause_versions.normalised, raw_texts.raw
                FROM parts JOIN raw_texts ON raw_texts.hash = parts.raw_hash
                LEFT JOIN clause_versions ON clause_versions.hash = parts.version_hash
                WHERE parts.capture_id = ? ORDER BY parts.position""",
