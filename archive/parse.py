@@ -131,9 +131,10 @@ def parse_release(text: str, path: str = "<text>") -> ParsedRelease:
         parts.append(_block(FRONT, lines[:contents_start]))
     if body_start > contents_start:
         parts.append(_block(CONTENTS, lines[contents_start:body_start]))
-    parts.extend(_parse_body(body, starts, wrapped))
     glossary_end = index_start or credits_start or len(lines)
-    parts.extend(_parse_glossary(lines[glossary_start:glossary_end], wrapped))
+    opened = _indented_paragraphs(lines[body_start:glossary_end]) if wrapped else frozenset()
+    parts.extend(_parse_body(body, starts, wrapped, opened))
+    parts.extend(_parse_glossary(lines[glossary_start:glossary_end], wrapped, opened))
     if index_start is not None:
         parts.append(_block(INDEX, lines[index_start : credits_start or len(lines)]))
     if credits_start is not None:
@@ -242,8 +243,33 @@ def _repair_number(
     return kind, last_rule[:-1] + letter, words
 
 
+def _indented_paragraphs(lines: list[_Line]) -> frozenset[int]:
+    """The lines (by index) that open a paragraph by their indent, in a hard-wrapped text
+    that sets a part's paragraphs apart so rather than by a blank line (2001-2004: 413.2d's
+    "Some spells and abilities have multiple steps", the glossary's "Ability" and "Counter"):
+    a line indented deeper than the line before it, which ends a sentence or a lead-in
+    ("has two meanings:"). A text that ever indents a line after one that stops
+    mid-sentence indents for its layout (1999-04-23 indents its subrules and their wrapped
+    lines alike): there, no indent opens a paragraph."""
+    deeper = [
+        (before, line)
+        for before, line in zip(lines, lines[1:], strict=False)
+        if not before.blank and not line.blank and _indent(line) > _indent(before)
+    ]
+    if any(not before.content.rstrip().endswith(PARAGRAPH_ENDS) for before, _ in deeper):
+        return frozenset()
+    return frozenset(line.index for _before, line in deeper)
+
+
+def _indent(line: _Line) -> int:
+    return len(line.content) - len(line.content.lstrip())
+
+
 def _parse_body(
-    body: list[_Line], starts: list[tuple[str, str | None, str] | None], wrapped: bool
+    body: list[_Line],
+    starts: list[tuple[str, str | None, str] | None],
+    wrapped: bool,
+    opened: frozenset[int] = frozenset(),
 ) -> Iterator[Part]:
     current: Part | None = None
     pieces: list[str] = []
@@ -271,7 +297,7 @@ def _parse_body(
             current = Part(kind="text", raw="", line=line.index + 1)
             pieces = [line.content.strip()] if not line.blank else []
         elif not line.blank:
-            _add_line(pieces, line, previous_blank)
+            _add_line(pieces, line, previous_blank or line.index in opened)
         current.raw += line.raw
         previous_blank = line.blank
     if current is not None:
@@ -297,8 +323,11 @@ def _parent_of(kind: str, number: str | None, last_rule: str | None) -> str | No
     return number.rstrip("abcdefghijklmnopqrstuvwxyz")
 
 
-def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
-    """The heading, then one part per entry: a term line at the margin after a blank line."""
+def _parse_glossary(
+    lines: list[_Line], wrapped: bool, opened: frozenset[int] = frozenset()
+) -> Iterator[Part]:
+    """The heading, then one part per entry: a term line at the margin after a blank line
+    (`opened`: the lines that open a paragraph by their indent, `_indented_paragraphs`)."""
     current = Part(kind=GLOSSARY_HEADING, raw="", text="Glossary", line=lines[0].index + 1)
     pieces: list[str] = []
     previous_blank = False
@@ -315,7 +344,7 @@ def _parse_glossary(lines: list[_Line], wrapped: bool) -> Iterator[Part]:
             current = Part(kind=GLOSSARY_KIND, raw="", title=term, line=line.index + 1)
             pieces = [first_meaning] if first_meaning else []
         elif current.kind == GLOSSARY_KIND and not line.blank:
-            _add_line(pieces, line, previous_blank)
+            _add_line(pieces, line, previous_blank or line.index in opened)
         current.raw += line.raw
         previous_blank = line.blank
     if current.kind == GLOSSARY_KIND:
@@ -331,6 +360,7 @@ GLOSSARY_TERM = re.compile(
 )
 MAX_TERM = 50  # characters: the longest term is under 45; a definition line is longer
 SENTENCE_END = (".", '."', ".”", ".)", ")", '"', "”")
+PARAGRAPH_ENDS = (*SENTENCE_END, ":")  # a sentence, or a lead-in to what follows
 
 
 # A term line that ran into its first numbered meaning, the line break lost in the source
@@ -409,11 +439,12 @@ def _join(pieces: list[str], wrapped: bool) -> str:
     return joined
 
 
-def _add_line(pieces: list[str], line: _Line, after_blank: bool) -> None:
-    """Add a part's next line to `pieces`, after a `PARAGRAPH` mark when a blank line set
-    it apart from the line before (a hard-wrapped text's paragraphs: 1999's glossary entry
-    "Ability", the note after 410.10d's example)."""
-    if after_blank and pieces:
+def _add_line(pieces: list[str], line: _Line, new_paragraph: bool) -> None:
+    """Add a part's next line to `pieces`, after a `PARAGRAPH` mark when it opens a
+    paragraph: a blank line set it apart from the line before (a hard-wrapped text's
+    paragraphs: 1999's glossary entry "Ability", the note after 410.10d's example), or its
+    indent did (`_indented_paragraphs`)."""
+    if new_paragraph and pieces:
         pieces.append(PARAGRAPH)
     pieces.append(line.content.strip())
 

@@ -193,3 +193,24 @@ def test_a_hard_wrapped_part_keeps_its_paragraphs() -> None:
     assert example.split("\n")[1].startswith('"Leaves play" triggers are zone-change triggers')
     later = {part.title: part for part in parts("1999-11-01.txt") if part.kind == "glossary"}
     assert later["Untap"].text.count("\n") == entries["Untap"].text.count("\n")
+
+
+def test_a_paragraph_opened_by_an_indent_keeps_its_line() -> None:
+    """2003-10-01 is hard-wrapped and sets a part's second paragraph apart by indenting its
+    first line, not by a blank line: 413.2d's "Some spells and abilities have multiple
+    steps", the glossary's "Counter" meanings. Each stays a paragraph of its own, as the
+    releases that are not wrapped print it; 1999-04-23, which indents for its layout, keeps
+    its lines joined."""
+    found = by_number("2003-10-01.txt")
+    assert "are processed simultaneously.\nSome spells and abilities have multiple steps" in (
+        found["413.2d"].text
+    )
+    entries = {part.title: part for part in parts("2003-10-01.txt") if part.kind == "glossary"}
+    assert entries["Counter"].text.startswith(
+        "Counter has two meanings in the Magic game.\n1. To counter a spell or ability"
+    )
+    assert "\n2. A counter is a marker" in entries["Counter"].text
+    unwrapped = by_number("2004-06-01.txt")["413.2d"].text
+    assert found["413.2d"].text == unwrapped  # the unwrapped release that follows, word for word
+    layout = by_number("1999-04-23.txt")
+    assert all("\n" not in part.text for part in layout.values() if part.kind == "subrule")
