@@ -270,8 +270,9 @@ def trace(db: Database, rule: str, as_of: str | None = None) -> dict[str, Any]:
             f"""SELECT e.lineage_id, e.release, e.kind, e.old_numbers, e.new_numbers,
                        e.related_lineages, e.similarity, e.method, e.score, e.weak,
                        e.old_part_id, e.new_part_id,
-                       new_v.text AS new_text,
-                       old_v.text AS old_text, new_m.number AS number
+                       new_v.text AS new_text, new_p.printed_number AS new_printed,
+                       old_v.text AS old_text, old_p.printed_number AS old_printed,
+                       new_m.number AS number
                 FROM lineage_events e
                 LEFT JOIN lineage_members new_m ON new_m.part_id = e.new_part_id
                 LEFT JOIN parts new_p ON new_p.id = e.new_part_id
@@ -367,6 +368,8 @@ def _entry(row: dict[str, Any]) -> dict[str, Any]:
         "kind": row["kind"],
         "text": row["old_text"] if removed else row["new_text"],
         "part": row["old_part_id"] if removed else row["new_part_id"],  # for its examples
+        # the number as the text printed it, where read otherwise (parts.printed_number)
+        "printed_number": row["old_printed"] if removed else row["new_printed"],
         "old": old_numbers,
         "new": new_numbers,
         "lineage": row["lineage_id"],

@@ -137,6 +137,8 @@ class SiteModel:
     texts: dict[str, str]  # version hash -> text, of every clause version (read once)
     # the clauses a release numbers as an earlier one (702.175 twice in 2024-09-17)
     printings: tuple[LaterPrinting, ...]
+    # part -> its number as the text printed it, where read otherwise ("408.f": 408.2f)
+    printed_numbers: dict[int, str]
 
     @cached_property
     def printing_anchors(self) -> dict[int, str]:
@@ -420,5 +422,10 @@ def load_model(db: Database) -> SiteModel:
         texts=all_texts(db),
         derived=frozenset(derived_releases(db)),
         printings=later_printings(db),
+        printed_numbers=dict(
+            db.execute(
+                "SELECT id, printed_number FROM parts WHERE printed_number IS NOT NULL"
+            ).fetchall()
+        ),
         witnessed=frozenset(row[0] for row in db.execute("SELECT DISTINCT number FROM witnesses")),
     )

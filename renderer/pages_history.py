@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from archive.gaps import gap_between, gap_ending
+from archive.printings import printed_note
 from archive.witnesses import witnesses_for
 from lineage.compare import compared_with
 from lineage.copy_printings import outside_official
@@ -156,7 +157,10 @@ def _history(
     numbered = is_rule_number(lineage["first_number"] or "")
     stored = site.model.wordings[lineage["id"]]
     releases = [row[0] for row in rows]  # in order: the rows are sorted by release
-    wordings = [_wording(w, rows, releases, newest, site.model.anchor) for w in stored]
+    wordings = [
+        _wording(w, rows, releases, newest, site.model.anchor, site.model.printed_numbers)
+        for w in stored
+    ]
     # Blame, as `rules-history blame` gives it for the clause's newest member.
     since = stored[-1].since
     spans = []
@@ -259,11 +263,13 @@ def _wording(
     releases: list[str],
     newest: str,
     anchor: Callable[[int, str], str],
+    printed_numbers: Mapping[int, str],
 ) -> dict[str, Any]:
     """A stored wording as the history page shows it (`releases`: each row's, in order;
-    `anchor`: a clause's id on its release page, SiteModel.anchor). One still in force names
-    neither its last release nor its count, so that a new release that keeps it leaves the
-    page as is."""
+    `anchor`: a clause's id on its release page, SiteModel.anchor; `printed_numbers`: part
+    -> its number as printed, where read otherwise, said as `show` says it). One still in
+    force names neither its last release nor its count, so that a new release that keeps it
+    leaves the page as is."""
     current = w.last == newest
     numbers = list(w.numbers)  # each once, in order of first use: a number may come back
     # the rows that printed it: from `first` to `last` (read in place, not copied)
@@ -293,7 +299,26 @@ def _wording(
         "url": rule_url(numbers[0], w.first),
         "cite_number": last_number,
         "cite_release": cite_release,
+        "printed": _printed_otherwise(rows[first:end], printed_numbers),
     }
+
+
+def _printed_otherwise(
+    rows: list[Member], printed_numbers: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    """The releases among `rows` whose text printed the number otherwise than it is read,
+    each run of them with one note (2005-08-01 to 2007-05-01 print "606. 8b")."""
+    found: list[dict[str, Any]] = []
+    for row in rows:
+        printed = printed_numbers.get(row[3])
+        if printed is None:
+            continue
+        note = printed_note(row[1], printed)
+        if found and found[-1]["note"] == note:
+            found[-1]["last"], found[-1]["count"] = row[0], found[-1]["count"] + 1
+        else:
+            found.append({"first": row[0], "last": row[0], "count": 1, "note": note})
+    return found
 
 
 def _finish(site: Site, h: dict[str, Any], wording: dict[str, str]) -> dict[str, Any]:

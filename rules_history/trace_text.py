@@ -15,6 +15,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
+from archive.printings import printed_note
 from archive.worddiff import word_diffs
 from lineage.copy_printings import BEFORE
 from lineage.evidence import uncertain_mark
@@ -156,6 +157,9 @@ def trace_lines(entries: list[dict[str, Any]], explained: Any) -> Iterator[str]:
                 f"    (or earlier: the archive lacks the releases between {gap['after']} and"
                 f" {first['release']}, {gap['title']})"
             )
+        for entry in event:  # a number the text printed otherwise, as `show` says it
+            if entry.get("printed_number"):
+                yield f"    note: {printed_note(entry['number'], entry['printed_number'])}"
         for entry, before in pieces:
             text = wording(entry) if before is None else render_diff(next(diffs))
             label = f"{entry['number']}: " if len(pieces) > 1 else ""

@@ -78,6 +78,13 @@ def test_show_says_when_the_text_printed_the_number_otherwise(small_db):
     assert 'note: the text prints this number as "702. 37a"; it is read as 702.37a' in (
         result.stdout
     )
+    # trace says it of the release that printed it, in its JSON and its text
+    traced = run("trace", "702.37a@2009-07-08", "--json", db=small_db)
+    entries = json.loads(traced.stdout)["entries"]
+    printed = {e["release"]: e["printed_number"] for e in entries if e["printed_number"]}
+    assert printed == {"2009-07-08": "702. 37a"}
+    text = run("trace", "702.37a@2009-07-08", db=small_db).stdout
+    assert text.count('note: the text prints this number as "702. 37a"') == 1
 
 
 @pytest.mark.parametrize(

@@ -137,3 +137,15 @@ def test_a_number_printed_otherwise_is_shown_as_printed(small_site: Path) -> Non
     assert storm.find("small", class_="printed").get_text() == "(printed \u201c702. 37a\u201d)"
     assert page.find(id="702.36a").find("small", class_="printed") is None
     assert len(page.find_all("small", class_="printed")) == 2  # 702.37a and 702.37b
+
+
+def test_a_number_printed_otherwise_is_said_on_its_history(small_site: Path) -> None:
+    """The history of storm's 702.37a says, beside the wording of 2009-07-08, that this
+    release printed the number "702. 37a", as the release page and `trace` say it."""
+    release = soup(small_site, "releases/2009-07-08/index.html")
+    history = release.find(id="702.37a").find("a", class_="n")["href"]
+    page = soup(small_site, history.strip("/") + "/index.html")
+    notes = [p.get_text(" ", strip=True) for p in page.find_all("p", class_="printed-note")]
+    assert len(notes) == 1
+    assert notes[0].startswith("In the release of July 8, 2009")
+    assert 'prints this number as "702. 37a"; it is read as 702.37a' in notes[0]
