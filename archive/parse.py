@@ -28,10 +28,10 @@ SECTION_STUB = re.compile(r"^\s*(\d{3})\.\s+(\[?[A-Z][^\n]*?)\s*$")
 RULE = re.compile(r"^\s*(\d{3})\.(\d+)(?:\.\s*|\s+)(\S.*?)\s*$")
 # "702. 37a Storm is ..." (2009-07-08) has a stray space after the section's period.
 SUBRULE = re.compile(r"^\s*(\d{3})\. ?(\d+)([a-z]+)(?:\.\s*|\s+)(\S.*?)\s*$")
-# A subrule whose rule number was lost: "408.f Card text ..." after 408.2e (1999-11-01).
-# It continues the rule of the subrule before it when its letter is the next one.
 # The number a rule's line starts with, as printed (a stray space kept): "606. 8b".
 PRINTED_NUMBER = re.compile(r"^\s*(\d{3}\.\s?\d*[a-z]*)")
+# A subrule whose rule number was lost: "408.f Card text ..." after 408.2e (1999-11-01).
+# It continues the rule of the subrule before it when its letter is the next one.
 LOST_RULE_NUMBER = re.compile(r"^\s*(\d{3})\.([a-z])(?:\.\s*|\s+)(\S.*?)\s*$")
 EXAMPLE = re.compile(r"^\s*(?:Example|EXAMPLE|Examples|EXAMPLES)s?\s*:")
 BANNER = re.compile(r"^\s*([-=_*~])\1{2,}\s*$")
