@@ -37,6 +37,7 @@ RENDERER = Path(__file__).resolve().parent
 # The packages below the renderer (the layers in pyproject.toml) whose code shapes what a page
 # says, not only what the store holds: a note's wording (archive.lost_marks), a clause's label.
 READ_BY_PAGES = ("facedown", "lineage", "archive", "vocabulary")
+PAGE_SOURCES = {".py", ".html", ".css", ".js", ".txt"}  # what counts in renderer/, site/
 KEY_PICKLE_PROTOCOL = 5  # fixed, so that a newer Python's default never changes every key
 PAGES_PER_CHUNK = 500  # pages a worker renders between two reports to the progress bar
 QUEUED_PER_WORKER = 2  # chunks given ahead to each worker, so it never waits on the main one
@@ -48,8 +49,8 @@ def code_files() -> list[tuple[str, Path]]:
     (`READ_BY_PAGES`; only their code: the archive's folder holds its captures too)."""
     found = []
     for folder, suffixes in (
-        (RENDERER, {".py", ".html", ".css", ".js", ".txt"}),
-        (site_folder(), {".py", ".html", ".css", ".js", ".txt"}),
+        (RENDERER, PAGE_SOURCES),
+        (site_folder(), PAGE_SOURCES),
         *((RENDERER.parent / package, {".py"}) for package in READ_BY_PAGES),
     ):
         for path in sorted(folder.rglob("*")):
