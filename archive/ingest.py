@@ -280,15 +280,30 @@ def _remove_captures(db: Database, gone: list[int]) -> bool:
     return bool(gone)
 
 
+# Indexes on the parts' text keys, made for the tidy and dropped after it. Each text deleted
+# makes SQLite look for the parts that name it (their foreign keys): with no index, a scan of
+# every part per text, four minutes to prune one release from the whole archive. Kept for
+# good, they would cost more than that saves: a fresh ingest went from 21 s to 47 s keeping
+# them up to date part by part; made here, they cost about a second.
+TIDY_INDEXES = {
+    "tidy_parts_raw_hash": "parts(raw_hash)",
+    "tidy_parts_version_hash": "parts(version_hash) WHERE version_hash IS NOT NULL",
+}
+
+
 def _tidy(db: Database) -> None:
     """What a fresh ingest would hold: texts only stored captures use, each wording's first
     release the earliest capture that has it, only the sources stored captures name."""
     conn = db.conn
+    for name, columns in TIDY_INDEXES.items():
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {columns}")
     conn.execute("DELETE FROM raw_texts WHERE hash NOT IN (SELECT raw_hash FROM parts)")
     conn.execute(
         """DELETE FROM clause_versions WHERE hash NOT IN
            (SELECT version_hash FROM parts WHERE version_hash IS NOT NULL)"""
     )
+    for name in TIDY_INDEXES:
+        conn.execute(f"DROP INDEX {name}")
     conn.execute(
         """UPDATE clause_versions SET first_release = first.release_date
            FROM (SELECT parts.version_hash AS hash, min(captures.release_date) AS release_date
