@@ -45,9 +45,11 @@ def bench_ingest(captures_dir: Path) -> dict[str, Any]:
 
 def run_benchmarks(captures_dir: Path) -> dict[str, Any]:
     from rules_history.bench_lineage import bench_lineage
+    from rules_history.bench_machine import machine_figures
     from rules_history.bench_site import bench_site
 
     return {
+        "machine": machine_figures(),  # first, before the rest has warmed or tired it
         "ingest": bench_ingest(captures_dir),
         "lineage": bench_lineage(captures_dir),
         "site": bench_site(captures_dir),
