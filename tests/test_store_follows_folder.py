@@ -236,16 +236,15 @@ def test_removing_a_release_costs_no_more_than_adding_it(tmp_path):
     """Pruning a release deletes the texts no other release prints, and SQLite looks up the
     parts that name each one (their foreign keys). Without an index that was a scan of
     every part per text: on the whole archive, four minutes to prune the newest release,
-    and here ten times the work of adding the release."""
+    and here nine times the work of adding the release."""
     both = make_captures_dir(tmp_path / "both", ("2002-10-07", "2009-05-01"))
     three = make_captures_dir(tmp_path / "three", ("2002-10-07", "2008-02-01", "2009-05-01"))
     db = open_store(tmp_path / "rules.db")
     ingest_captures(db, both)
     adding = sqlite_steps(db, lambda: ingest_captures(db, three))
     removing = sqlite_steps(db, lambda: ingest_captures(db, both, prune=True))
-    assert db.execute("SELECT group_concat(date) FROM releases").fetchone()[0] == (
-        "2002-10-07,2009-05-01"
-    )
+    dates = [row[0] for row in db.execute("SELECT date FROM releases ORDER BY date")]
+    assert dates == ["2002-10-07", "2009-05-01"]
     assert removing <= adding
 
 
