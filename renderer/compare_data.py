@@ -26,7 +26,10 @@ check, and the browser checks them against the pair of releases it compares.
 - `compare/t/N.json`: the texts, each once, in order of first appearance, cut into chunks of
   about `CHUNK_CHARS` so a new release adds a chunk and rewrites none.
 
-Everything is read from the store.
+Everything is read from the store. A build after a new release continues from where the
+last one ended (`Resume`): reading the members, examples and names of every release was
+most of a rebuild's compare data, and a release the archive already had gives the same files
+as long as its alignment, and every one before it, is the one it was.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from archive.keyed import keyed_rows
 from archive.lookup import names_in
 from archive.normalise import fold_markup
 from archive.printings import Printing, examples_by_owner, repeated_printings
+from archive.store import alignment_identities
 from lineage.change_kind import compared_texts, reference_end_pairs
 from lineage.clause import GROUP, Clause, joined_examples
 from lineage.derived import unconfirmed_lineages
@@ -68,6 +72,7 @@ class CompareData:
 
     files: dict[str, bytes] = field(default_factory=dict)
     kinds: dict[str, Any] = field(default_factory=dict)  # the memo entries used (see below)
+    resume: Resume | None = None  # where the next computation may continue from
 
     @property
     def size(self) -> int:
@@ -100,6 +105,36 @@ class _Lineage:
 
 
 Kinds = tuple[str, dict[int, list[Any]]]
+
+
+@dataclass
+class Resume:
+    """What the reading of the releases left: a computation for releases that begin with the
+    same ones continues from it instead of reading them again.
+
+    `chain` names each release read by its date and alignment and every one before it
+    (`release_chain`): equal prefixes mean equal members, examples and names, so equal
+    files and states. Any other change (a release aligned again, removed, or inserted
+    before the last) starts again from the first release."""
+
+    chain: list[str]
+    files: dict[str, tuple[bytes, bytes]]  # release -> (its names file, its members file)
+    lineages: dict[int, _Lineage]
+    texts: dict[str, int]  # each wording -> its index among the texts
+
+
+def release_chain(db: Database, dates: list[str]) -> list[str]:
+    """A key per release of `dates`: its date and alignment row (`alignment_identities`:
+    the captures, the aligner's version and the token of that alignment), with those of the
+    releases before it. A lineage aligned again from some release on gives every key from
+    there on anew."""
+    rows = {str(row[0]): row for row in alignment_identities(db)}
+    digest = hashlib.sha256(str(FORMAT).encode())
+    chain = []
+    for date in dates:
+        digest.update(repr((date, rows.get(date))).encode())
+        chain.append(digest.hexdigest()[:20])
+    return chain
 
 
 def _pairs(lineage: _Lineage) -> Iterator[tuple[int, int]]:
@@ -231,29 +266,53 @@ def _names(
 
 
 def compare_data(
-    db: Database, dates: list[str], memo: dict[str, Kinds] | None = None
+    db: Database,
+    dates: list[str],
+    memo: dict[str, Kinds] | None = None,
+    resume: Resume | None = None,
 ) -> CompareData:
     """Every file the in-browser compare reads, built from the store's lineages.
 
     `memo` (memo key of a lineage -> the kinds of its pairs, as an earlier call left them in
     `CompareData.kinds`) saves naming the kinds again for lineages met before: naming them is
-    most of the work, and a new release adds states to a few hundred lineages only."""
+    most of the work, and a new release adds states to a few hundred lineages only.
+    `resume` (an earlier call's `CompareData.resume`) saves reading the releases it read,
+    when they are still the first of `dates`, as they were."""
     with collector_paused():  # tens of thousands of states, all kept to the end
-        return _compare_data(db, dates, memo or {})
+        return _compare_data(db, dates, memo or {}, resume)
 
 
-def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> CompareData:
+def _resumed(resume: Resume | None, chain: list[str]) -> Resume:
+    """`resume` when its releases are the first of `chain`, as they were; else nothing read."""
+    if resume is not None and resume.chain == chain[: len(resume.chain)]:
+        return resume
+    return Resume([], {}, {}, {})
+
+
+def _compare_data(
+    db: Database, dates: list[str], memo: dict[str, Kinds], resume: Resume | None
+) -> CompareData:
     data = CompareData()
-    texts: dict[str, int] = {}
-    lineages: dict[int, _Lineage] = {}
+    chain = release_chain(db, dates)
+    done = _resumed(resume, chain)
+    texts, lineages = done.texts, done.lineages
+    read = dict(done.files)  # release -> its (names, members) files
     releases: dict[str, str] = {}
     names: dict[str, str] = {}
+    for date in dates[: len(done.chain)]:
+        names_body, members_body = read[date]
+        for folder, body, urls in (("n", names_body, names), ("r", members_body, releases)):
+            path = f"{FOLDER}/{folder}/{date}.json"
+            data.files[path] = body
+            urls[date] = versioned(path, body)
     headings: dict[str, str] = {}  # the rules' texts the names are read from (`names_in`)
     printed = repeated_printings(db)  # which printing a title heads, where that matters
     for number, date in enumerate(dates):
+        if number < len(done.chain):
+            continue
         path = f"{FOLDER}/n/{date}.json"
-        data.files[path] = body = _dump(_names(db, date, headings, printed.get(date, {})))
-        names[date] = versioned(path, body)
+        data.files[path] = names_body = _dump(_names(db, date, headings, printed.get(date, {})))
+        names[date] = versioned(path, names_body)
         members = _release_members(db, date)
         examples = _release_examples(db, date, members)
         rows: list[list[int]] = []
@@ -294,6 +353,8 @@ def _compare_data(db: Database, dates: list[str], memo: dict[str, Kinds]) -> Com
         path = f"{FOLDER}/r/{date}.json"
         data.files[path] = body = _dump(rows)
         releases[date] = versioned(path, body)
+        read[date] = (names_body, body)
+    data.resume = Resume(chain, read, lineages, texts)
     table = {}
     memo_keys = {lineage_id: lineage.memo_key() for lineage_id, lineage in lineages.items()}
     pair_keys = {  # of the lineages whose kinds are named anew: read from the store at once

@@ -3,7 +3,9 @@
 The data is computed again only when the lineages changed: its key, the files it wrote and
 their hashes are kept in the build's state folder. Naming the kind of every pair of a
 lineage's states is most of that work; the names are kept there too (`MEMO`, per lineage, by
-the lineage's states), so after a new release only the lineages it changed are named again.
+the lineage's states), so after a new release only the lineages it changed are named again; and
+what reading the releases left (`RESUME`, `renderer.compare_data.Resume`), so after a new
+release only that release is read.
 
 The data needs only the store, so it is computed in a process of its own from the start of the
 build (`start_compare`), on the core the page preparation leaves idle; the compare step then
@@ -15,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import pickle
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -29,13 +32,16 @@ from archive.workers import die_with_parent
 from lineage import change_kind, clause, compare
 from lineage.compare import compared_with
 from renderer import compare_data as compare_module
-from renderer.compare_data import FORMAT, INDEX, CompareData, compare_data, versioned
+from renderer.compare_data import FORMAT, INDEX, CompareData, Resume, compare_data, versioned
 from renderer.context import Site
 from renderer.errors import SiteBuildError
 from vocabulary import names
 
 RECORD = "compare-data.json"  # in the state folder: what the last build published
 MEMO = "cache/compare-kinds.json"  # in the state folder: the kinds named last time
+# In the state folder: what reading the releases left last time. A pickle (the lineages'
+# states hold the engine's clauses), read only from the build's own state folder.
+RESUME = "cache/compare-resume.pickle"
 
 
 def data_key(db: Database, dates: list[str]) -> str:
@@ -44,10 +50,16 @@ def data_key(db: Database, dates: list[str]) -> str:
     code that writes it, the engine's code that names the kinds and the lookup's, which
     reads each release's names."""
     alignments = alignment_identities(db)  # a release aligned again is new data
-    digest = hashlib.sha256(repr((FORMAT, dates, alignments)).encode())
+    return hashlib.sha256(repr((data_code(), dates, alignments)).encode()).hexdigest()[:20]
+
+
+def data_code() -> str:
+    """The layout and the code the published data depends on: the code that writes it, the
+    engine's code that names the kinds and the lookup's, which reads each release's names."""
+    digest = hashlib.sha256(str(FORMAT).encode())
     for module in (compare_module, change_kind, clause, compare, lookup, names):
         digest.update(Path(str(module.__file__)).read_bytes())
-    return digest.hexdigest()[:20]
+    return digest.hexdigest()
 
 
 def memo_code() -> str:
@@ -77,6 +89,37 @@ def _load_memo(state: Path) -> dict[str, Any]:
         and isinstance(entry[0], str)
         and isinstance(entry[1], dict)
     }
+
+
+def _load_resume(state: Path) -> Resume | None:
+    """The last computation's `Resume`, when the code that wrote it is this code; a file
+    that cannot be read (cut short, of another version) is a computation from the start."""
+    try:
+        with (state / RESUME).open("rb") as stored:
+            code, resume = pickle.load(stored)
+    except Exception:  # noqa: BLE001 - any unreadable cache is no cache
+        return None
+    return resume if code == data_code() and isinstance(resume, Resume) else None
+
+
+def _save_resume(state: Path, resume: Resume | None) -> None:
+    """Atomic, as `_save_memo`."""
+    if resume is None:
+        return
+    target = state / RESUME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    with partial.open("wb") as stored:
+        pickle.dump((data_code(), resume), stored, protocol=pickle.HIGHEST_PROTOCOL)
+    partial.replace(target)
+
+
+def _computed(db: Database, dates: list[str], state: Path) -> CompareData:
+    """The compare data, continued from the last computation where it can be; what this one
+    read is kept for the next."""
+    data = compare_data(db, dates, _load_memo(state), _load_resume(state))
+    _save_resume(state, data.resume)
+    return data
 
 
 def _save_memo(state: Path, kinds: dict[str, Any]) -> None:
@@ -110,7 +153,7 @@ def _compute_and_send(sender: Connection, db_file: str, dates: list[str], state:
     die_with_parent()  # a killed build leaves no process behind
     answer: tuple[str, Any]
     try:
-        answer = ("data", compare_data(open_reader(db_file), dates, _load_memo(state)))
+        answer = ("data", _computed(open_reader(db_file), dates, state))
     except Exception as error:  # raised again in the build, which reports it
         answer = ("error", error)
     sender.send(answer)
@@ -130,7 +173,7 @@ class PendingCompare:
 
     def data(self, db: Database, state: Path) -> CompareData:
         if self.process is None or self.receiver is None:
-            return compare_data(db, self.dates, _load_memo(state))
+            return _computed(db, self.dates, state)
         try:
             what, value = self.receiver.recv()
         except EOFError:

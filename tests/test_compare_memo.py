@@ -1,5 +1,6 @@
 """The in-browser compare's data, computed again after a new release, reuses the kinds it
-named last time (renderer.compare_data's memo) and publishes the same bytes as without it."""
+named last time (renderer.compare_data's memo) and the releases it read (its resume), and
+publishes the same bytes as without them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from archive.store import open_store
 from lineage.store import build_lineage
 from renderer import compare_data as compare_module
 from renderer import pages_compare
-from renderer.compare_data import compare_data
+from renderer.compare_data import Resume, compare_data
 
 
 def _dates(db: Database) -> list[str]:
@@ -100,3 +101,80 @@ def test_a_release_aligned_again_is_new_data_to_the_compare(
         == small_lineage.execute(f"{rows} FROM lineage_alignments").fetchall()
     )  # the same rows: only the token tells the new alignment apart
     assert pages_compare.data_key(db, dates) != before
+
+
+def _members_read(db: Database, compute: Any) -> tuple[Any, list[str]]:
+    """What `compute()` returns, and the releases whose members it read from `db` (the
+    statements SQLite ran, their parameters written in)."""
+    statements: list[str] = []
+    db.conn.set_trace_callback(statements.append)
+    try:
+        result = compute()
+    finally:
+        db.conn.set_trace_callback(None)
+    dates = [row[0] for row in db.execute("SELECT date FROM releases")]
+    read = [s for s in statements if "FROM lineage_members" in s]
+    return result, sorted(date for date in dates if any(f"'{date}'" in s for s in read))
+
+
+def test_after_a_new_release_only_that_release_is_read(small_lineage: Database) -> None:
+    dates = _dates(small_lineage)
+    before = compare_data(small_lineage, dates[:-1])
+    assert before.resume is not None
+    after, read = _members_read(
+        small_lineage, lambda: compare_data(small_lineage, dates, dict(before.kinds), before.resume)
+    )
+    assert read == [dates[-1]]
+    assert after.files == compare_data(small_lineage, dates).files
+
+
+def test_a_resume_of_releases_that_changed_is_not_continued(small_lineage: Database) -> None:
+    """Its first release aligned otherwise (a key of its chain differs): every release is
+    read again, as with no resume."""
+    dates = _dates(small_lineage)
+    before = compare_data(small_lineage, dates[:-1])
+    assert before.resume is not None
+    changed = Resume(["another"] + before.resume.chain[1:], *_rest(before.resume))
+    after, read = _members_read(
+        small_lineage, lambda: compare_data(small_lineage, dates, None, changed)
+    )
+    assert read == sorted(dates)
+    assert after.files == compare_data(small_lineage, dates).files
+
+
+def _rest(resume: Resume) -> tuple[Any, Any, Any]:
+    return resume.files, resume.lineages, resume.texts
+
+
+def test_a_release_aligned_again_is_read_again_under_its_new_lineages(
+    small_lineage: Database, tmp_path: Path
+) -> None:
+    """The newest release aligned again (its lineages under new ids, as a capture read by a
+    newer parser is): the last computation's resume covers it, and must not be continued."""
+    copy = tmp_path / "copy.db"
+    small_lineage.conn.backup(Database(copy).conn)
+    db = open_store(copy)
+    dates = _dates(db)
+    before = compare_data(db, dates)
+    with db.conn:
+        db.execute("UPDATE lineage_alignments SET version = -1 WHERE release = ?", [dates[-1]])
+    build_lineage(db)
+    after, read = _members_read(
+        db, lambda: compare_data(db, dates, dict(before.kinds), before.resume)
+    )
+    assert read == sorted(dates)  # every release read again: the chain's last key changed
+    assert after.files == compare_data(db, dates).files
+
+
+def test_a_resume_that_cannot_be_read_is_no_resume(small_lineage: Database, tmp_path: Path) -> None:
+    dates = _dates(small_lineage)
+    data = compare_data(small_lineage, dates[:2])
+    pages_compare._save_resume(tmp_path, data.resume)
+    loaded = pages_compare._load_resume(tmp_path)
+    assert loaded is not None and loaded.chain == data.resume.chain
+    stored = tmp_path / pages_compare.RESUME
+    whole = stored.read_bytes()
+    stored.write_bytes(whole[: len(whole) // 2])  # a file cut short
+    assert pages_compare._load_resume(tmp_path) is None
+    stored.write_bytes(whole.replace(pages_compare.data_code().encode(), b"0" * 64))
+    assert pages_compare._load_resume(tmp_path) is None  # written by other code
