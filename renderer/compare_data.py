@@ -307,9 +307,7 @@ def _compare_data(
             urls[date] = versioned(path, body)
     headings: dict[str, str] = {}  # the rules' texts the names are read from (`names_in`)
     printed = repeated_printings(db)  # which printing a title heads, where that matters
-    for number, date in enumerate(dates):
-        if number < len(done.chain):
-            continue
+    for number, date in enumerate(dates[len(done.chain) :], start=len(done.chain)):
         path = f"{FOLDER}/n/{date}.json"
         data.files[path] = names_body = _dump(_names(db, date, headings, printed.get(date, {})))
         names[date] = versioned(path, names_body)

@@ -46,9 +46,8 @@ RESUME = "cache/compare-resume.pickle"
 
 def data_key(db: Database, dates: list[str]) -> str:
     """What the published data depends on: the releases, each alignment (its captures, the
-    aligner's version and its token: `archive.store.alignment_identities`), the layout, the
-    code that writes it, the engine's code that names the kinds and the lookup's, which
-    reads each release's names."""
+    aligner's version and its token: `archive.store.alignment_identities`) and the code
+    (`data_code`)."""
     alignments = alignment_identities(db)  # a release aligned again is new data
     return hashlib.sha256(repr((data_code(), dates, alignments)).encode()).hexdigest()[:20]
 
