@@ -196,16 +196,20 @@ def small_site(tmp_path_factory: pytest.TempPathFactory, small_lineage: Database
 
 @pytest.fixture(scope="session")
 def full_site(tmp_path_factory: pytest.TempPathFactory, full_lineage: Database) -> Path:
-    """The whole site built once from the full store (about half a minute; no search index),
-    from a read-only connection, as `rules-history build` renders it."""
+    """The whole site built from the full store (about half a minute; no search index), from
+    a read-only connection, as `rules-history build` renders it; once per test run, as the
+    small site is: four files read it, and two workers that each built it spent a full build
+    apiece (every session's full store is a copy of the one store, so either builds the
+    same site)."""
     from archive.store import open_reader
     from renderer.build import build_site
 
-    full_lineage.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-    out = tmp_path_factory.mktemp("full-site") / "_site"
-    path = full_lineage.execute("PRAGMA database_list").fetchone()[2]
-    build_site(open_reader(path), out, search=False)
-    return out
+    def build(folder: Path) -> None:
+        full_lineage.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        path = full_lineage.execute("PRAGMA database_list").fetchone()[2]
+        build_site(open_reader(path), folder / "_site", search=False)
+
+    return built_once(tmp_path_factory, "full-site", build) / "_site"
 
 
 # The browser tests (marker `browser`): Debian's Chromium driven by Playwright against a real
