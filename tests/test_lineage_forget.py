@@ -8,6 +8,7 @@ them once at its end. The rebuild then gives the same lineages as the build befo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from sqlite_utils import Database
@@ -16,11 +17,34 @@ from archive.store import open_store
 from lineage.store import MEMBER_INDEXES, build_lineage
 
 
+def _copy(small_lineage: Database, folder: Path) -> Database:
+    """A store of its own, as the small lineage fixture built it."""
+    small_lineage.conn.backup(Database(folder / "copy.db").conn)
+    return open_store(folder / "copy.db")
+
+
 @pytest.fixture
 def db(small_lineage: Database, tmp_path: Path) -> Database:
-    """A store of its own, as the small lineage fixture built it."""
-    small_lineage.conn.backup(Database(tmp_path / "copy.db").conn)
-    return open_store(tmp_path / "copy.db")
+    return _copy(small_lineage, tmp_path)
+
+
+class Rebuilt(NamedTuple):
+    """A copy of the small store after a full rebuild of its lineages: the members before
+    it, and the statements it ran."""
+
+    db: Database
+    before: list[tuple[Any, ...]]
+    statements: list[str]
+
+
+@pytest.fixture(scope="module")
+def rebuilt(small_lineage: Database, tmp_path_factory: pytest.TempPathFactory) -> Rebuilt:
+    """One full rebuild for the tests that only read what it did (five seconds each: the
+    small store's releases are years apart, and each pair takes long to align)."""
+    db = _copy(small_lineage, tmp_path_factory.mktemp("rebuilt"))
+    members = db.execute("SELECT part_id, lineage_id, release, number FROM lineage_members")
+    before = sorted(members.fetchall())
+    return Rebuilt(db, before, _statements_of_a_full_rebuild(db))
 
 
 def _statements_of_a_full_rebuild(db: Database) -> list[str]:
@@ -40,12 +64,9 @@ def _first(statements: list[str], start: str) -> int:
 
 
 def test_a_full_rebuild_drops_the_member_indexes_before_deleting_the_members(
-    db: Database,
+    rebuilt: Rebuilt,
 ) -> None:
-    members = db.execute("SELECT part_id, lineage_id, release, number FROM lineage_members")
-    before = sorted(members.fetchall())
-
-    statements = _statements_of_a_full_rebuild(db)
+    db, before, statements = rebuilt
 
     deleted = _first(statements, "DELETE FROM lineage_members")
     for index in MEMBER_INDEXES:
@@ -57,9 +78,8 @@ def test_a_full_rebuild_drops_the_member_indexes_before_deleting_the_members(
     assert sorted(after.fetchall()) == before
 
 
-def test_a_rebuild_turns_the_foreign_keys_back_on(db: Database) -> None:
-    _statements_of_a_full_rebuild(db)
-
+def test_a_rebuild_turns_the_foreign_keys_back_on(rebuilt: Rebuilt) -> None:
+    db = rebuilt.db
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
 
 
